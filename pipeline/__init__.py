@@ -1,0 +1,1 @@
+"""regscaffold pipeline: stages, caching, config and the command line."""

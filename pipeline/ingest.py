@@ -1,0 +1,230 @@
+"""Ingest: read a corpus (file, directory or glob), skip bad documents with a counted reason, cut
+chapters and passages, assign splits by whole chapter (or whole document), and give each passage a
+content-hash id.
+"""
+from __future__ import annotations
+
+import glob
+import gzip
+import hashlib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import pyarrow.parquet as pq
+
+from pipeline.errors import UserError
+from pipeline.run_config import IngestConfig
+from pipeline.schemas import doc_id_for
+
+BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "data" / "austen"
+SUFFIXES = (".txt", ".txt.gz", ".jsonl", ".parquet")
+CHAPTER_HEADING = re.compile(r"^[ \t]*(?:CHAPTER|Chapter)[ \t]+(?:[IVXLC]+|\d+)\.?[ \t]*$", re.MULTILINE)
+PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
+MAX_EXAMPLES_PER_REASON = 20
+
+
+@dataclass
+class SkipLog:
+    """Every skipped document or passage, counted by reason, with the first few sources as examples."""
+    counts: Counter = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, reason: str, source: str) -> None:
+        self.counts[reason] += 1
+        shown = self.examples.setdefault(reason, [])
+        if len(shown) < MAX_EXAMPLES_PER_REASON:
+            shown.append(source)
+
+    def as_dict(self) -> dict:
+        return {"counts": dict(sorted(self.counts.items())), "examples": self.examples}
+
+
+def resolve_corpus(corpus: str) -> list[Path]:
+    """The corpus files, sorted: a file, every supported file under a directory, or a glob."""
+    if not corpus:
+        return sorted(BUNDLED_CORPUS.glob("*.txt.gz"))
+    path = Path(corpus)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(SUFFIXES))
+    elif path.is_file():
+        files = [path]
+    else:
+        files = sorted(Path(p) for p in glob.glob(corpus, recursive=True) if Path(p).is_file())
+    if not files:
+        raise UserError(f"corpus {corpus!r} matches no file; give a file, directory or glob of {', '.join(SUFFIXES)}")
+    unsupported = [str(p) for p in files if not p.name.endswith(SUFFIXES)]
+    if unsupported:
+        raise UserError(f"corpus {corpus!r} includes unsupported file(s) {unsupported[:3]}; "
+                        f"supported: {', '.join(SUFFIXES)}")
+    return files
+
+
+def decode(raw: bytes) -> tuple[str | None, str | None]:
+    """(text, None) or (None, reason) for binary or invalid UTF-8 bytes."""
+    if b"\x00" in raw:
+        return None, "binary"
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError:
+        return None, "invalid_utf8"
+
+
+def _records(path: Path, skips: SkipLog) -> Iterator[tuple[str, str]]:
+    """(source_id, text) for each document of one file; undecodable records are logged and skipped."""
+    name = path.name
+    if name.endswith(".parquet"):
+        try:
+            table = pq.read_table(path)
+        except Exception as exc:  # pyarrow raises several types for corrupt files
+            skips.add("unreadable_parquet", f"{path}: {exc}")
+            return
+        if "text" not in table.column_names:
+            skips.add("no_text_column", str(path))
+            return
+        ids = table.column("id").to_pylist() if "id" in table.column_names else None
+        for row, text in enumerate(table.column("text").to_pylist()):
+            source = str(ids[row]) if ids and ids[row] is not None else f"{path}#{row}"
+            if not isinstance(text, str):
+                skips.add("not_a_string", source)
+                continue
+            yield source, text
+        return
+    raw = path.read_bytes()
+    if name.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError):
+            skips.add("bad_gzip", str(path))
+            return
+    if name.endswith(".jsonl"):
+        yield from _jsonl_records(path, raw, skips)
+        return
+    text, reason = decode(raw)
+    if reason:
+        skips.add(reason, str(path))
+    else:
+        yield str(path), text
+
+
+def _jsonl_records(path: Path, raw: bytes, skips: SkipLog) -> Iterator[tuple[str, str]]:
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        source = f"{path}#L{number}"
+        text, reason = decode(line)
+        if reason:
+            skips.add(reason, source)
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError:
+            skips.add("bad_json", source)
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            skips.add("no_text_field", source)
+            continue
+        yield (str(record["id"]) if record.get("id") is not None else source), record["text"]
+
+
+def split_units(text: str) -> list[tuple[str, str]]:
+    """Cut a document at chapter headings: [(unit label, text)]; the heading lines are dropped."""
+    headings = list(CHAPTER_HEADING.finditer(text))
+    if not headings:
+        return [("", text)]
+    units = [("front", text[: headings[0].start()])]
+    for number, match in enumerate(headings, start=1):
+        end = headings[number].start() if number < len(headings) else len(text)
+        units.append((f"ch{number:03d}", text[match.end():end]))
+    return units
+
+
+def paragraphs(text: str, unwrap: bool) -> list[str]:
+    paras = [p.strip() for p in PARAGRAPH_BREAK.split(text.replace("\r\n", "\n").replace("\r", "\n"))]
+    if unwrap:
+        paras = [" ".join(line.strip() for line in p.split("\n")) for p in paras]
+    return [p for p in paras if p]
+
+
+def _pieces(paragraph: str, limit: int) -> list[str]:
+    """A paragraph longer than the limit is cut at sentence ends (never inside a sentence)."""
+    if len(paragraph) <= limit:
+        return [paragraph]
+    pieces, current = [], ""
+    for sentence in SENTENCE_END.split(paragraph):
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    return pieces + [current] if current else pieces
+
+
+def passages(text: str, limit: int, unwrap: bool) -> list[str]:
+    """Pack whole paragraphs into passages of at most ``limit`` characters (a longer sentence stays whole)."""
+    out, current = [], ""
+    for para in paragraphs(text, unwrap):
+        for piece in _pieces(para, limit):
+            if current and len(current) + 2 + len(piece) > limit:
+                out.append(current)
+                current = piece
+            else:
+                current = f"{current}\n\n{piece}" if current else piece
+    return out + [current] if current else out
+
+
+def assign_split(unit: str, config: IngestConfig) -> str:
+    """Deterministic split of one unit (a chapter or a whole document) by a salted hash."""
+    digest = hashlib.sha256(f"{config.split_seed}\x00{unit}".encode()).digest()
+    u = int.from_bytes(digest[:8], "big") / 2**64
+    if u < config.valid_fraction:
+        return "valid"
+    if u < config.valid_fraction + config.test_fraction:
+        return "test"
+    return "train"
+
+
+def source_label(path: Path, corpus: str) -> str:
+    """Source ids are relative to the corpus (the bundled one: the file name) so they do not depend on cwd."""
+    base = BUNDLED_CORPUS if not corpus else (Path(corpus) if Path(corpus).is_dir() else None)
+    return str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
+
+
+def ingest(config: IngestConfig, progress=None) -> tuple[list[dict], dict, dict]:
+    """Rows of docs.parquet, the split of every unit, and the ingest report (counts and skips)."""
+    skips, rows, unit_splits, seen = SkipLog(), [], {}, set()
+    files = resolve_corpus(config.corpus)
+    for path in files:
+        for source, text in _records(path, skips):
+            if source.startswith(str(path)):
+                source = source_label(path, config.corpus) + source[len(str(path)):]
+            if not text.strip():
+                skips.add("empty", source)
+                continue
+            if len(text) > config.max_doc_chars:
+                skips.add("oversized", f"{source} ({len(text):,} chars)")
+                continue
+            for label, unit_text in split_units(text):
+                unit = f"{source}#{label}" if label else source
+                split = unit_splits.setdefault(unit, assign_split(unit, config))
+                for number, passage in enumerate(passages(unit_text, config.passage_chars, config.unwrap_lines)):
+                    doc_id = doc_id_for(passage)
+                    if doc_id in seen:
+                        skips.add("duplicate_passage", f"{unit}#p{number}")
+                        continue
+                    seen.add(doc_id)
+                    rows.append({"doc_id": doc_id, "source_id": f"{unit}#p{number}", "split": split,
+                                 "text": passage})
+        if progress is not None:
+            progress()
+    if not rows:
+        raise UserError(f"corpus {config.corpus or str(BUNDLED_CORPUS)!r} gave no usable passage; "
+                        f"skipped: {dict(skips.counts)}")
+    report = {"files": len(files), "passages": len(rows),
+              "passages_by_split": dict(Counter(r["split"] for r in rows)),
+              "words": sum(len(r["text"].split()) for r in rows), "skipped": skips.as_dict()}
+    return rows, dict(sorted(unit_splits.items())), report

@@ -1,0 +1,89 @@
+"""Atomic file writes and hashing: every output is written to a temporary file, then renamed."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from pipeline.errors import UserError
+
+METADATA_KEY = b"regscaffold"
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it into place only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_text(path: Path, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path: Path, obj: Any) -> None:
+    write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def write_parquet(data: pd.DataFrame | pa.Table, path: Path, metadata: dict[str, Any] | None = None) -> None:
+    """Write a frame or table with our JSON metadata (kind, schema version, ...) in the Parquet footer."""
+    table = data if isinstance(data, pa.Table) else pa.Table.from_pandas(data, preserve_index=False)
+    if metadata is not None:
+        existing = table.schema.metadata or {}
+        table = table.replace_schema_metadata(
+            {**existing, METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+
+
+def read_metadata(path: Path) -> dict[str, Any]:
+    raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+    return json.loads(raw) if raw else {}
+
+
+def read_parquet(path: Path, required: list[str] | None = None, kind: str | None = None,
+                 schema_version: int | None = None) -> pd.DataFrame:
+    """Read a Parquet file and check its columns, kind and schema version, with a clear error."""
+    path = Path(path)
+    if not path.exists():
+        raise UserError(f"{path} does not exist")
+    meta = read_metadata(path)
+    if kind is not None and meta.get("kind") != kind:
+        raise UserError(f"{path}: expected a {kind!r} file, its metadata says kind={meta.get('kind')!r}")
+    if schema_version is not None and meta.get("schema_version") != schema_version:
+        raise UserError(f"{path}: schema version {meta.get('schema_version')!r}, this code reads "
+                        f"{schema_version}; rerun the stage that writes it with --force")
+    df = pq.read_table(path).to_pandas()
+    missing = [c for c in (required or []) if c not in df.columns]
+    if missing:
+        raise UserError(f"{path}: missing column(s) {missing}; has {list(df.columns)}")
+    return df
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

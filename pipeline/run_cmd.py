@@ -1,0 +1,62 @@
+"""``regscaffold run``: the labeling pipeline on a corpus (default: the bundled Austen novels)."""
+from __future__ import annotations
+
+import json
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.app import OVERRIDES, app
+from pipeline.config import load_config
+from pipeline.run_config import RunConfig
+from pipeline.runner import run_pipeline
+from pipeline.stages import STAGE_NAMES
+
+HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
+             "aggregate": "accepted", "registers": "token_fraction_any_slot"}
+
+
+def _headline(name: str, entry: dict[str, Any]) -> str:
+    key = HEADLINES.get(name)
+    value = entry.get("summary", {}).get(key)
+    return f"{key} = {value:,}" if isinstance(value, int) else f"{key} = {value}" if key else ""
+
+
+@app.command(context_settings=OVERRIDES)
+def run(
+    ctx: typer.Context,
+    corpus: Optional[str] = typer.Option(None, help="File, directory or glob (.txt, .txt.gz, .jsonl, .parquet); "
+                                         "default: the bundled Austen corpus."),
+    out: Path = typer.Option(Path("runs/default"), help="Run folder."),
+    config: Optional[Path] = typer.Option(None, help="TOML config file (sections as in README)."),
+    until: Optional[str] = typer.Option(None, help=f"Last stage to run: {', '.join(STAGE_NAMES)}."),
+    only: Optional[str] = typer.Option(None, help="Run just this stage (its inputs must exist)."),
+    force: bool = typer.Option(False, "--force", help="Rerun the selected stages even if cached."),
+    jobs: Optional[int] = typer.Option(None, "-j", "--jobs", help="spaCy worker processes (parse.n_process)."),
+) -> None:
+    """Run the labeling pipeline; extra --section.key=value arguments override the config."""
+    overrides = list(ctx.args)
+    if corpus is not None:
+        overrides.append(f"--ingest.corpus={json.dumps(corpus)}")  # a JSON string is a TOML string
+    if jobs is not None:
+        overrides.append(f"--parse.n_process={jobs}")
+    resolved = load_config(RunConfig, config, overrides)
+    console = Console()
+
+    def show(name: str, entry: dict[str, Any]) -> None:
+        console.print(f"[bold]{name:<11}[/] {entry['status']:<7} {entry.get('seconds', 0):>8.1f}s  "
+                      f"{_headline(name, entry)}", highlight=False)
+
+    report = run_pipeline(out, resolved, until=until, only=only, force=force, on_stage=show)
+    table = Table(title=f"run folder {out}")
+    for column in ("stage", "status", "seconds", "figure"):
+        table.add_column(column)
+    for name, entry in report["stages"].items():
+        table.add_row(name, entry["status"], f"{entry.get('seconds', 0):.1f}", _headline(name, entry))
+    console.print(table)
+    for warning in report["warnings"]:
+        console.print(f"[yellow]warning:[/] {warning}", highlight=False)

