@@ -621,7 +621,13 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
 def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span], lexicon) -> dict:
     lemma = attribute_lemma(adj)
     doc = adj.doc
-    gov = _linking_chain(doc[att.gov]).lemma_.lower() if att.gov >= 0 else ""
+    gov = ""
+    if att.gov >= 0:
+        verb = doc[att.gov]
+        if verb.i == att.first:  # a passive participle or a small clause: the auxiliary, if any
+            gov = next((c.lemma_.lower() for c in verb.children if c.dep_ in ("auxpass", "cop")), "")
+        else:
+            gov = _linking_chain(verb).lemma_.lower()
     return {
         "attr_text": adj.text, "attr_lower": adj.lower_, "attr_lemma": lemma, "attr_pos": adj.pos_,
         "attr_tag": adj.tag_, "attr_dep": adj.dep_, "attr_type": lexicon.get(lemma, ""),

@@ -231,3 +231,27 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
     train = windows(run, tokenizer, "train", block_size)
     held_out = windows(run, tokenizer, config.split_to_eval(), block_size)
     return Prepared(tokenizer, run.vocab, run.slots, train, held_out if len(held_out.tokens) else None)
+
+
+class BatchSampler:
+    """Batches drawn without replacement from seeded per-epoch permutations; its state is the data position."""
+
+    def __init__(self, n: int, batch_size: int, seed: int):
+        self.n, self.batch_size = n, min(batch_size, n)
+        self.rng = np.random.default_rng(seed)
+        self.perm = self.rng.permutation(n)
+        self.cursor = 0
+
+    def next(self) -> torch.Tensor:
+        if self.cursor + self.batch_size > self.n:  # the epoch's remainder is dropped: equal batch sizes
+            self.perm, self.cursor = self.rng.permutation(self.n), 0
+        idx = self.perm[self.cursor:self.cursor + self.batch_size]
+        self.cursor += self.batch_size
+        return torch.from_numpy(idx)
+
+    def state_dict(self) -> dict:
+        return {"rng": self.rng.bit_generator.state, "perm": torch.from_numpy(self.perm), "cursor": self.cursor}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.rng.bit_generator.state = state["rng"]
+        self.perm, self.cursor = state["perm"].numpy(), state["cursor"]

@@ -1,0 +1,72 @@
+"""Helpers shared by the LF modules: NaN-safe accessors and the 'not an assertion' guard.
+
+Candidate rows reach an LF as a pandas Series (PandasLFApplier) or any object with the candidate
+columns as attributes (a namedtuple from DataFrame.itertuples). With pandas 3 a missing string is a
+float NaN and a missing bool/int makes the column float or object, so LFs read values only through
+``flag``, ``text`` and ``num``.
+"""
+from __future__ import annotations
+
+import math
+from types import MappingProxyType
+
+import numpy as np
+
+from labelers.lexicon import WEATHER_TYPES, lemmas_of_type
+
+
+def flag(value: object) -> bool:
+    """True only for a real true boolean (or the integer 1); NaN, None, pd.NA, strings -> False."""
+    if value is True:
+        return True
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value) == 1
+    return False
+
+
+def text(value: object) -> str:
+    """The value when it is a string, else '' (NaN, None, pd.NA)."""
+    return value if isinstance(value, str) else ""
+
+
+def num(value: object, default: int = -1) -> int:
+    """The value as an int; ``default`` for NaN, None, pd.NA, strings."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)) and math.isfinite(value):
+        return int(value)
+    return default
+
+
+AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "very", "usual", "said", "given",
+                                   "chief", "main", "principal", "same", "whole", "entire", "proper"})
+"""Adjectives that are determiner-like only in attributive use ("a certain man" vs "she was certain")."""
+
+BLOCK = MappingProxyType({
+    "determiners": lemmas_of_type("determiner"),
+    "ambiguous": AMBIGUOUS_DETERMINERS,
+    "relational": lemmas_of_type("relational"),
+    "weather": lemmas_of_type(*WEATHER_TYPES) | {"fine", "dark", "light", "bright", "dusk"},
+})
+"""Lookup tables for ``blocked`` (pass as ``resources=dict(block=BLOCK)``)."""
+
+
+def blocked(x, block) -> bool:
+    """True when the pair cannot be an asserted property whatever its structure: negated, "than"
+    comparison, inside a name, expletive it, determiner-like, relational with a preposition, weather it.
+    The positive LFs (except the deliberately noisy ones) abstain on such pairs."""
+    if (flag(x.negated) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
+            or flag(x.expletive_it)):
+        return True
+    lemma = text(x.attr_lemma)
+    if lemma in block["determiners"]:
+        return True
+    if lemma in block["ambiguous"] and text(x.relation) in ("amod", "conj") and flag(x.attr_before):
+        return True
+    if lemma in block["relational"] and text(x.prep):
+        return True
+    return text(x.ent_lower) == "it" and lemma in block["weather"]

@@ -1,0 +1,21 @@
+"""Determiner-like adjectives describe no property (other, such, same, own, many, few, first...)."""
+from snorkel.labeling import labeling_function
+
+from labelers.labels import ABSTAIN, NOT_BOUND
+from labelers.lfs._util import BLOCK, flag, text
+
+
+@labeling_function(resources=dict(determiners=BLOCK["determiners"]))
+def lf_determiner_like(x, determiners):
+    """other, such, same, own, many, few, several, whole, first, last, next, ... -> NOT_BOUND."""
+    return NOT_BOUND if text(x.attr_lemma) in determiners else ABSTAIN
+
+
+@labeling_function(resources=dict(ambiguous=BLOCK["ambiguous"]))
+def lf_determiner_attributive(x, ambiguous):
+    """certain, particular, present, very... before a noun ("a certain man") -> NOT_BOUND."""
+    ok = text(x.attr_lemma) in ambiguous and flag(x.attr_before) and text(x.attr_dep) in ("amod", "conj")
+    return NOT_BOUND if ok else ABSTAIN
+
+
+LFS = [lf_determiner_like, lf_determiner_attributive]

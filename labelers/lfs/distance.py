@@ -1,0 +1,38 @@
+"""Distance and intervening-noun heuristics: most candidate pairs are unrelated (NOT_BOUND)."""
+from snorkel.labeling import labeling_function
+
+from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
+from labelers.lfs._util import BLOCK, blocked, flag, num, text
+
+FAR = 3
+"""Unlinked pairs more than this many words apart."""
+
+
+@labeling_function()
+def lf_far_unlinked(x):
+    """No syntactic link and more than FAR words apart -> NOT_BOUND."""
+    return NOT_BOUND if text(x.relation) == "none" and num(x.distance, 0) > FAR else ABSTAIN
+
+
+@labeling_function()
+def lf_noun_between_unlinked(x):
+    """No syntactic link and another mention in between -> NOT_BOUND."""
+    return NOT_BOUND if text(x.relation) == "none" and num(x.nouns_between, 0) >= 1 else ABSTAIN
+
+
+@labeling_function()
+def lf_attached_elsewhere(x):
+    """The adjective is syntactically attached to a different word -> NOT_BOUND."""
+    target = num(x.attr_target_i)
+    return NOT_BOUND if target >= 0 and target != num(x.ent_i) else ABSTAIN
+
+
+@labeling_function(resources=dict(block=BLOCK))
+def lf_adjacent_prenominal(x, block):
+    """Surface pattern, parse-independent: adjective right before a noun -> BOUND ("a red ball")."""
+    ok = (flag(x.attr_before) and num(x.distance, 0) == 1 and text(x.ent_pos) in ("NOUN", "PROPN")
+          and text(x.attr_pos) == "ADJ")
+    return BOUND if ok and not blocked(x, block) else ABSTAIN
+
+
+LFS = [lf_far_unlinked, lf_noun_between_unlinked, lf_attached_elsewhere, lf_adjacent_prenominal]

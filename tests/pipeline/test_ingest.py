@@ -1,0 +1,74 @@
+import gzip
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.errors import UserError
+from pipeline.ingest import BUNDLED_CORPUS, assign_split, ingest, passages, split_units
+from pipeline.run_config import IngestConfig
+from pipeline.schemas import doc_id_for
+
+
+def test_tiny_corpus_counts_every_skip(tiny_corpus: Path):
+    rows, units, report = ingest(IngestConfig(corpus=str(tiny_corpus), passage_chars=200))
+    assert report["skipped"]["counts"] == {"bad_json": 1, "binary": 1, "empty": 1, "invalid_utf8": 1,
+                                           "no_text_field": 1}
+    sources = {r["source_id"].split("#")[0] for r in rows}
+    assert sources == {"story.txt", "letter-1", "letters.jsonl"}
+    assert "story.txt#ch001" in units and "story.txt#ch002" in units
+    for row in rows:
+        assert row["doc_id"] == doc_id_for(row["text"])
+        assert len(row["text"]) <= 200 or "\n\n" not in row["text"]
+
+
+def test_parquet_and_gzip_inputs(tmp_path: Path):
+    pd.DataFrame({"id": ["a", None], "text": ["The red ball was big.", "A tall man was here."]}).to_parquet(
+        tmp_path / "x.parquet")
+    (tmp_path / "y.txt.gz").write_bytes(gzip.compress("The sea was calm.".encode()))
+    pd.DataFrame({"body": ["no text column"]}).to_parquet(tmp_path / "wrong.parquet")
+    rows, _, report = ingest(IngestConfig(corpus=str(tmp_path)))
+    assert sorted(r["source_id"] for r in rows) == ["a#p0", "x.parquet#1#p0", "y.txt.gz#p0"]
+    assert report["skipped"]["counts"] == {"no_text_column": 1}
+
+
+def test_oversized_and_duplicates(tmp_path: Path):
+    (tmp_path / "big.txt").write_text("word " * 100)
+    (tmp_path / "a.jsonl").write_text(json.dumps({"text": "Same text."}) + "\n" + json.dumps({"text": "Same text."}))
+    rows, _, report = ingest(IngestConfig(corpus=str(tmp_path), passage_chars=100, max_doc_chars=300))
+    assert report["skipped"]["counts"] == {"oversized": 1, "duplicate_passage": 1}
+    assert len(rows) == 1
+
+
+def test_no_usable_document_is_an_error(tmp_path: Path):
+    (tmp_path / "e.txt").write_text("  \n")
+    with pytest.raises(UserError, match="no usable passage"):
+        ingest(IngestConfig(corpus=str(tmp_path)))
+    with pytest.raises(UserError, match="matches no file"):
+        ingest(IngestConfig(corpus=str(tmp_path / "nothing*.txt")))
+
+
+def test_passages_keep_paragraphs_whole_and_unwrap_lines():
+    text = "One two\nthree.\n\n" + "Second paragraph. " * 5 + "\n\nThird."
+    out = passages(text, 60, unwrap=True)
+    assert out[0] == "One two three."
+    assert all(len(p) <= 60 for p in out)
+    assert out[-1].endswith("Third.")
+    assert passages("a\nb", 100, unwrap=False) == ["a\nb"]
+
+
+def test_chapters_and_split_are_deterministic():
+    units = split_units("Front\nCHAPTER I\nOne\nChapter 2\nTwo")
+    assert [u for u, _ in units] == ["front", "ch001", "ch002"]
+    config = IngestConfig()
+    assert [assign_split(f"u{i}", config) for i in range(50)] == [assign_split(f"u{i}", config) for i in range(50)]
+
+
+def test_bundled_corpus_split_matches_record():
+    """data/splits.json records the bundled corpus's chapter split; ingest must reproduce it."""
+    rows, units, report = ingest(IngestConfig())
+    recorded = json.loads((BUNDLED_CORPUS.parent / "splits.json").read_text())
+    assert units == recorded
+    shares = {k: v / report["passages"] for k, v in report["passages_by_split"].items()}
+    assert 0.85 < shares["train"] < 0.95 and 0.03 < shares["valid"] < 0.08 and 0.03 < shares["test"] < 0.08

@@ -1,0 +1,223 @@
+"""The training loop behind ``regscaffold train``.
+
+OUT holds config.toml (resolved), tokenizer.json, metrics.jsonl (one line per evaluation), ckpt.pt
+(saved at every evaluation) and, if run.save_every is set, ckpt-STEP.pt. Checkpoints carry the model,
+optimizer, scheduler, RNG and batch-sampler states, so a resumed run repeats the uninterrupted one.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from tokenizers import Tokenizer
+
+from pipeline.config import to_dict, to_toml
+from pipeline.errors import UserError
+from pipeline.io import write_text
+from training import checkpoint, synthetic
+from training.config import OptimConfig, TrainConfig
+from training.data import BatchSampler, Prepared, Windows, batch, prepare
+from training.model import GPT, IGNORE
+from training.tokenizer import PAD_ID
+
+METRICS = "metrics.jsonl"
+
+
+def pick_device(name: str) -> torch.device:
+    if name == "cuda" and not torch.cuda.is_available():
+        raise UserError("run.device is 'cuda' but no CUDA device is visible; use --run.device=cpu or auto")
+    return torch.device("cuda" if name == "auto" and torch.cuda.is_available() else
+                        "cpu" if name == "auto" else name)
+
+
+def use_bf16(precision: str, device: torch.device) -> bool:
+    if precision == "auto":  # measured on CPU: bf16 autocast is ~1.4x faster than fp32 (docs/NOTES)
+        return device.type == "cpu" or torch.cuda.is_bf16_supported()
+    return precision == "bf16"
+
+
+def lr_factor(step: int, config: OptimConfig) -> float:
+    if step < config.warmup_steps:
+        return (step + 1) / config.warmup_steps
+    if config.lr_schedule == "constant":
+        return 1.0
+    progress = (step - config.warmup_steps) / max(config.steps - config.warmup_steps, 1)
+    return 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+def make_optimizer(model: GPT, config: OptimConfig) -> torch.optim.AdamW:
+    params = [p for p in model.parameters() if p.requires_grad]
+    groups = [{"params": [p for p in params if p.dim() >= 2], "weight_decay": config.weight_decay},
+              {"params": [p for p in params if p.dim() < 2], "weight_decay": 0.0}]
+    return torch.optim.AdamW(groups, lr=config.lr)
+
+
+def resolve(config: TrainConfig, prepared: Prepared) -> TrainConfig:
+    """Fill the sizes that come from the data; reject set ones that disagree with it."""
+    derived = {"vocab_size": prepared.tokenizer.get_vocab_size(), "n_slots": prepared.slots,
+               "n_classes": len(prepared.vocab)}
+    for name, value in derived.items():
+        if getattr(config.model, name) not in (0, value):
+            raise UserError(f"model.{name}={getattr(config.model, name)} but the data gives {value}; "
+                            f"leave model.{name} at 0 to take it from the data")
+    return dataclasses.replace(
+        config, model=dataclasses.replace(config.model, **derived),
+        data=dataclasses.replace(config.data, eval_split=config.data.split_to_eval()))
+
+
+def check_same_config(saved: dict[str, Any], config: TrainConfig, out: Path) -> None:
+    def flat(d: dict, prefix: str = "") -> dict[str, Any]:
+        items: dict[str, Any] = {}
+        for k, v in d.items():
+            items.update(flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {f"{prefix}{k}": v})
+        return items
+    old, new = flat(saved), flat(to_dict(config))
+    changed = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(old.keys() | new.keys())
+               if old.get(k) != new.get(k)]
+    if changed:
+        raise UserError(f"--resume: {out} was trained with other settings ({'; '.join(changed)}); pass the "
+                        "same options, or train into a new --out")
+
+
+@torch.no_grad()
+def evaluate(model: GPT, data: Windows, config: TrainConfig, autocast: Any,
+             answer: tuple[int, torch.Tensor] | None) -> dict[str, float]:
+    """Held-out losses, register accuracy and, for the synthetic task, answer accuracy."""
+    model.eval()
+    ce = reg = ce_n = reg_n = reg_hits = reg_total = ans_hits = ans_total = 0
+    for lo in range(0, len(data.tokens), config.run.eval_batch_size):
+        idx = torch.arange(lo, min(lo + config.run.eval_batch_size, len(data.tokens)), device=data.tokens.device)
+        x, y, regs = batch(data, idx, config.model.n_classes, config.loss)
+        with autocast:
+            out = model(x, y, regs)
+        n_targets = (y != IGNORE).sum().item()
+        ce, ce_n = ce + out.ce_loss.item() * n_targets, ce_n + n_targets
+        reg, reg_n = reg + out.reg_loss.item() * regs.count.item(), reg_n + regs.count.item()
+        valid = (x != PAD_ID).unsqueeze(-1)  # (B, T, 1)
+        reg_hits += ((out.reg_logits.argmax(-1) == data.labels[idx]) & valid).sum().item()
+        reg_total += valid.sum().item() * config.model.n_slots
+        if answer is not None:
+            hits, total = synthetic.answer_hits(out.logits, x, y, *answer)
+            ans_hits, ans_total = ans_hits + hits, ans_total + total
+    model.train()
+    result = {"eval_ce_loss": ce / max(ce_n, 1), "eval_reg_loss": reg / max(reg_n, 1),
+              "reg_acc": reg_hits / max(reg_total, 1)}
+    result["eval_loss"] = result["eval_ce_loss"] + config.loss.aux_weight * result["eval_reg_loss"]
+    if answer is not None:
+        result["answer_acc"] = ans_hits / max(ans_total, 1)
+    return result
+
+
+def write_metrics(out: Path, records: list[dict[str, Any]]) -> None:
+    write_text(out / METRICS, "".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+
+
+def read_metrics(out: Path, up_to: int) -> list[dict[str, Any]]:
+    """metrics.jsonl lines up to a checkpoint's step (later ones belong to the interrupted part)."""
+    path = out / METRICS
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return [r for r in map(json.loads, lines) if r["step"] <= up_to]
+
+
+def progress_bar(enabled: bool) -> Progress:
+    return Progress(TextColumn("train"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    TextColumn("{task.fields[info]}"), disable=not enabled)
+
+
+def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str, Any]]:
+    """Train (or, with ``resume``, continue) a run into ``out``; returns the metrics records."""
+    out = Path(out)
+    ckpt_path = out / checkpoint.CKPT
+    if ckpt_path.exists() and not resume:
+        raise UserError(f"{out} already holds a run ({ckpt_path}); pass --resume to continue it or choose "
+                        "a new --out")
+    saved = checkpoint.read(ckpt_path) if resume else None
+    tokenizer = Tokenizer.from_str(saved["tokenizer"]) if saved else None
+    prepared = prepare(config.data, config.model.block_size, out, tokenizer)
+    config = resolve(config, prepared)
+    if saved:
+        check_same_config(saved["config"], config, out)
+        if saved["done"]:
+            return read_metrics(out, saved["step"])
+    write_text(out / "config.toml", to_toml(config))
+    write_text(out / "tokenizer.json", prepared.tokenizer.to_str())
+    return _loop(config, out, prepared, saved)
+
+
+def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, Any] | None) -> list[dict]:
+    device = pick_device(config.run.device)
+    torch.manual_seed(config.run.seed)
+    model = GPT(config.model).to(device)
+    optimizer = make_optimizer(model, config.optim)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: lr_factor(s, config.optim))
+    sampler = BatchSampler(len(prepared.train.tokens), config.optim.batch_size, config.run.seed)
+    step, records = 0, []
+    if saved:
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        scheduler.load_state_dict(saved["scheduler"])
+        sampler.load_state_dict(saved["sampler"])
+        checkpoint.set_rng_state(saved["rng"])
+        step, records = saved["step"], read_metrics(out, saved["step"])
+    train_data = prepared.train.to(device)
+    eval_data = prepared.eval.to(device) if prepared.eval is not None else None
+    answer = None
+    if config.data.synthetic:
+        tok = prepared.tokenizer
+        counts = [tok.token_to_id(w) for w in synthetic.COUNTS[:config.data.queries + 1]]
+        answer = (tok.token_to_id("answer"), torch.tensor(counts, device=device))
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16,
+                              enabled=use_bf16(config.run.precision, device))
+    forward = torch.compile(model) if config.run.compile else model
+
+    def save(done: bool) -> None:
+        state = {"step": step, "done": done, "config": to_dict(config), "tokenizer": prepared.tokenizer.to_str(),
+                 "register_vocab": prepared.vocab, "model": model.state_dict(),
+                 "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
+                 "sampler": sampler.state_dict(), "rng": checkpoint.rng_state()}
+        checkpoint.save(out / checkpoint.CKPT, state)
+        if config.run.save_every and step % config.run.save_every == 0:
+            checkpoint.save(checkpoint.step_path(out, step), state)
+
+    sums, n_steps, n_tokens, t0 = torch.zeros(3, device=device), 0, 0, time.perf_counter()
+    with progress_bar(config.run.progress) as bar:
+        task = bar.add_task("train", total=config.optim.steps, completed=step, info="")
+        while step < config.optim.steps:
+            x, y, regs = batch(train_data, sampler.next().to(device), config.model.n_classes, config.loss)
+            with autocast:
+                output = forward(x, y, regs)
+            loss = output.ce_loss + config.loss.aux_weight * output.reg_loss
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            if config.optim.grad_clip:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), config.optim.grad_clip)
+            lr = scheduler.get_last_lr()[0]
+            optimizer.step()
+            scheduler.step()
+            step, n_steps, n_tokens = step + 1, n_steps + 1, n_tokens + x.numel()
+            sums += torch.stack([loss.detach(), output.ce_loss.detach(), output.reg_loss.detach()])
+            if step % 10 == 0 or step == config.optim.steps:
+                rate = n_tokens / (time.perf_counter() - t0)
+                bar.update(task, completed=step, info=f"loss {sums[0].item() / n_steps:.4f}  {rate:,.0f} tok/s")
+            if step % config.run.eval_every and step != config.optim.steps:
+                continue
+            mean = (sums / n_steps).tolist()
+            record = {"step": step, "loss": mean[0], "ce_loss": mean[1], "reg_loss": mean[2], "lr": lr,
+                      "tokens_per_s": n_tokens / (time.perf_counter() - t0)}
+            if eval_data is not None:
+                record.update(evaluate(model, eval_data, config, autocast, answer))
+            records.append(record)
+            write_metrics(out, records)
+            solved = config.run.stop_at_solve and record.get("answer_acc", 0.0) >= synthetic.SOLVED
+            save(done=solved or step == config.optim.steps)
+            if solved:
+                break
+            sums, n_steps, n_tokens, t0 = torch.zeros(3, device=device), 0, 0, time.perf_counter()
+    return records
