@@ -382,7 +382,7 @@ def _plural(tok: Token) -> bool:
 
 
 def make_mention(tok: Token, kind: str, sent: int) -> Mention:
-    person_nouns, titles = load_coref_tables()
+    person_nouns, titles, first_names = load_coref_tables()
     if kind == "pron":
         klass, number, gender, _ = PERSONAL_PRONOUNS[tok.lower_]
         person = klass in ("1", "2") or gender in ("m", "f")
@@ -391,6 +391,7 @@ def make_mention(tok: Token, kind: str, sent: int) -> Mention:
     if kind == "name":
         words = name_tokens(tok)
         gender = next((titles[w.lower_] for w in words if w.lower_ in titles), "")
+        gender = gender or next((first_names[w.lower_] for w in words if w.lower_ in first_names), "")
         key = frozenset(w.lower_ for w in words if w.lower_ not in titles)
         person = tok.ent_type_ not in NON_PERSON_ENTS or bool(gender)
         text = tok.doc[words[0].i:tok.i + 1].text
@@ -541,6 +542,15 @@ def _sent_mentions_between(mention_pos: list[int], lo: int, hi: int) -> int:
     return sum(1 for p in mention_pos if lo < p < hi)
 
 
+def entity_mentions(doc: Doc, sent_of: list[int] | None = None) -> list[Mention]:
+    """All entity mentions of ``doc`` in token order, with ``ent_id`` and ``antecedent`` resolved."""
+    if sent_of is None:
+        sent_of = _sentence_ids(doc)[0]
+    mentions = [make_mention(t, kind, sent_of[t.i]) for t in doc if (kind := mention_kind(t))]
+    resolve_entities(doc, mentions)
+    return mentions
+
+
 def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[dict]:
     """Candidate rows for one parsed passage, ordered by (ent_i, attr_i); columns CANDIDATE_COLUMNS.
 
@@ -551,8 +561,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
     """
     sent_of, sents = _sentence_ids(doc)
     words = _word_positions(doc)
-    mentions = [make_mention(t, kind, sent_of[t.i]) for t in doc if (kind := mention_kind(t))]
-    resolve_entities(doc, mentions)
+    mentions = entity_mentions(doc, sent_of)
     by_i = {m.i: m for m in mentions}
     attrs = [t for t in doc if is_attribute(t)]
     if not attrs or not mentions:
@@ -646,5 +655,5 @@ def extract_many(docs: Iterable[tuple[str, Doc]], max_distance: int = 12) -> lis
     return out
 
 
-__all__ = ["CANDIDATE_COLUMNS", "extract_candidates", "extract_many", "attach", "is_attribute",
-           "mention_kind", "resolve_entities", "attribute_type"]
+__all__ = ["CANDIDATE_COLUMNS", "extract_candidates", "extract_many", "entity_mentions", "attach",
+           "is_attribute", "mention_kind", "resolve_entities", "attribute_type"]

@@ -31,10 +31,10 @@ def load_lexicon() -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=1)
-def load_coref_tables() -> tuple[Mapping[str, str], Mapping[str, str]]:
-    """(person_nouns, titles): lemma -> gender ('m', 'f' or '') and title -> gender."""
+def load_coref_tables() -> tuple[Mapping[str, str], Mapping[str, str], Mapping[str, str]]:
+    """(person_nouns, titles, first_names): lower-case word -> gender ('m', 'f'; '' for unmarked nouns)."""
     data = _load("coref.json")
-    return dict(data["person_nouns"]), dict(data["titles"])
+    return dict(data["person_nouns"]), dict(data["titles"]), dict(data["first_names"])
 
 
 def attribute_type(lemma: object) -> str | None:

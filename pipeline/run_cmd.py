@@ -23,6 +23,8 @@ HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates"
 def _headline(name: str, entry: dict[str, Any]) -> str:
     key = HEADLINES.get(name)
     value = entry.get("summary", {}).get(key)
+    if isinstance(value, float):
+        return f"{key} = {value:.4f}"
     return f"{key} = {value:,}" if isinstance(value, int) else f"{key} = {value}" if key else ""
 
 

@@ -121,7 +121,8 @@ def parse_stage(ctx: Context) -> dict[str, Any]:
             files.append(_parse_shard(ctx, nlp, shard, key, parts, advance))
     tokens = pd.concat([read_parquet(f) for f in files], ignore_index=True)
     seconds = time.perf_counter() - started
-    write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, spacy=spacy.__version__))
+    write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, lang=nlp.lang,
+                                                       spacy=spacy.__version__))
     shutil.rmtree(parts)
     words = int(docs["text"].str.split().str.len().sum())
     return {"pipeline": used, "spacy": spacy.__version__, "components": nlp.pipe_names,
@@ -130,7 +131,7 @@ def parse_stage(ctx: Context) -> dict[str, Any]:
 
 
 def candidates_stage(ctx: Context) -> dict[str, Any]:
-    from spacy.vocab import Vocab
+    import spacy
 
     from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
     from labelers.parsing import docs_from_tokens
@@ -139,7 +140,9 @@ def candidates_stage(ctx: Context) -> dict[str, Any]:
     tokens = read_parquet(ctx.path(S.TOKENS), S.TOKEN_COLUMNS, "tokens", S.SCHEMA_VERSION)
     rows: list[dict] = []
     with progress_bar("candidates", len(docs)) as advance:
-        for doc_id, doc in docs_from_tokens(Vocab(), tokens, docs["doc_id"].tolist()):
+        # The language's vocab, not a blank one: lexical attributes (is_stop, like_num...) come from it.
+        vocab = spacy.blank(read_metadata(ctx.path(S.TOKENS))["lang"]).vocab
+        for doc_id, doc in docs_from_tokens(vocab, tokens, docs["doc_id"].tolist()):
             rows.extend(extract_candidates(doc, doc_id, max_distance=ctx.config.candidates.max_distance))
             advance()
     frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)

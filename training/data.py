@@ -172,22 +172,23 @@ class Windows:
 def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> Windows:
     docs = run.docs[run.docs["split"] == split]
     slots = run.slots
-    empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
-             np.zeros((0, slots), np.float32))
+    unlabeled = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
+                 np.zeros((0, slots), np.float32))
     pieces = []
     for text, doc_id, encoding in zip(docs["text"], docs["doc_id"], tokenizer.encode_batch(list(docs["text"]))):
         ids = np.array(encoding.ids, dtype=np.int64)
-        labels, conf = align(text, encoding.offsets, *run.spans.get(doc_id, empty))
+        labels, conf = align(text, encoding.offsets, *run.spans.get(doc_id, unlabeled))
         for lo in range(0, max(len(ids) - 1, 0), block_size):
-            pieces.append((ids[lo:lo + block_size + 1], labels[lo:lo + block_size], conf[lo:lo + block_size]))
+            piece = ids[lo:lo + block_size + 1]  # inputs are all but its last token
+            pieces.append((piece, labels[lo:lo + len(piece) - 1], conf[lo:lo + len(piece) - 1]))
     width = max((len(p[0]) for p in pieces), default=2)
     tokens = np.full((len(pieces), width), PAD_ID, dtype=np.int64)
     labels = np.full((len(pieces), width - 1, slots), schemas.NOTHING_ID, dtype=np.int64)
     conf = np.ones((len(pieces), width - 1, slots), dtype=np.float32)
     for n, (ids, lab, cf) in enumerate(pieces):
         tokens[n, :len(ids)] = ids
-        labels[n, :len(ids) - 1] = lab[:len(ids) - 1]
-        conf[n, :len(ids) - 1] = cf[:len(ids) - 1]
+        labels[n, :len(lab)] = lab
+        conf[n, :len(cf)] = cf
     return Windows(torch.from_numpy(tokens), torch.from_numpy(labels), torch.from_numpy(conf))
 
 
@@ -196,7 +197,7 @@ def batch(data: Windows, idx: torch.Tensor, n_classes: int,
     """Inputs (B, T), next-token targets (B, T) with IGNORE at padding, and the register targets."""
     tokens = data.tokens[idx]
     x, y = tokens[:, :-1], tokens[:, 1:]
-    valid = x != PAD_ID
+    valid = y != PAD_ID  # input positions with a next token; a window's last token is only a target
     regs = register_targets(data.labels[idx], data.conf[idx], valid, n_classes, loss)
     return x, y.masked_fill(y == PAD_ID, IGNORE), regs
 

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import torch
+from tokenizers import Tokenizer
 
 from pipeline import schemas
 from pipeline.io import file_sha256, write_parquet
@@ -126,3 +127,9 @@ def answer_hits(logits: torch.Tensor, x: torch.Tensor, y: torch.Tensor, answer_i
     scores = logits[rows, cols][:, count_ids]  # (n, Q+1)
     predicted = count_ids[scores.argmax(-1)]
     return int((predicted == y[rows, cols]).sum()), len(rows)
+
+
+def answer_ids(tokenizer: Tokenizer, q: int, device: torch.device) -> tuple[int, torch.Tensor]:
+    """Token id of "answer" and the ids of its candidates zero..Q."""
+    counts = [tokenizer.token_to_id(w) for w in COUNTS[:q + 1]]
+    return tokenizer.token_to_id("answer"), torch.tensor(counts, device=device)

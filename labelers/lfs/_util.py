@@ -43,8 +43,9 @@ def num(value: object, default: int = -1) -> int:
 
 
 AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "very", "usual", "said", "given",
-                                   "chief", "main", "principal", "same", "whole", "entire", "proper"})
-"""Adjectives that are determiner-like only in attributive use ("a certain man" vs "she was certain")."""
+                                   "chief", "main", "principal", "same", "whole", "entire", "proper", "different"})
+"""Adjectives that are determiner-like only in attributive use ("a certain man", "a different story" vs
+"she was certain", "they were different")."""
 
 BLOCK = MappingProxyType({
     "determiners": lemmas_of_type("determiner"),

@@ -21,10 +21,10 @@ def lf_coref_pronoun_subject(x, block, relations):
                                   person_types=PERSON_TYPES))
 def lf_coref_person_pronoun_trait(x, block, pronouns, lexicon, person_types):
     """he/she resolved to a person, subject of the clause, a person-type adjective after it in that
-    clause (no other mention between) -> BOUND; parse-light version of the pronoun-subject rule."""
+    clause (no other mention between, not attached to another word) -> BOUND; parse-light version of the pronoun-subject rule."""
     ok = (text(x.ent_lower) in pronouns and flag(x.ent_subject) and flag(x.antecedent_person)
           and flag(x.same_clause) and not flag(x.attr_before) and num(x.nouns_between, 1) == 0
-          and lexicon.get(text(x.attr_lemma)) in person_types)
+          and lexicon.get(text(x.attr_lemma)) in person_types and num(x.attr_target_i) in (-1, num(x.ent_i)))
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 
 

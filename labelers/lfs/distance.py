@@ -27,6 +27,13 @@ def lf_attached_elsewhere(x):
     return NOT_BOUND if target >= 0 and target != num(x.ent_i) else ABSTAIN
 
 
+@labeling_function()
+def lf_unattached_unlinked(x):
+    """The adjective attaches to no noun at all ("did him good", "at present") and the pair has no
+    link -> NOT_BOUND (so that near pairs with no evidence are not left to the noisy LFs)."""
+    return NOT_BOUND if num(x.attr_target_i) < 0 and text(x.relation) == "none" else ABSTAIN
+
+
 @labeling_function(resources=dict(block=BLOCK))
 def lf_adjacent_prenominal(x, block):
     """Surface pattern, parse-independent: adjective right before a noun -> BOUND ("a red ball")."""
@@ -35,4 +42,5 @@ def lf_adjacent_prenominal(x, block):
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 
 
-LFS = [lf_far_unlinked, lf_noun_between_unlinked, lf_attached_elsewhere, lf_adjacent_prenominal]
+LFS = [lf_far_unlinked, lf_noun_between_unlinked, lf_attached_elsewhere, lf_unattached_unlinked,
+       lf_adjacent_prenominal]

@@ -12,17 +12,20 @@ _R = dict(block=BLOCK, lexicon=load_lexicon(), person_types=PERSON_TYPES, physic
 @labeling_function(resources=_R)
 def lf_lexicon_person_trait(x, block, lexicon, person_types, physical_types):
     """A person-type adjective (emotion, character, intellect, health, social) and the nearest
-    person-like mention of the same clause, at most 6 words away -> BOUND."""
+    person-like mention of the same clause, at most 6 words away, the adjective not attached to another
+    word -> BOUND."""
     ok = (lexicon.get(text(x.attr_lemma)) in person_types and flag(x.ent_person)
-          and flag(x.nearest_person) and flag(x.same_clause) and num(x.distance, 99) <= 6)
+          and flag(x.nearest_person) and flag(x.same_clause) and num(x.distance, 99) <= 6
+          and num(x.attr_target_i) in (-1, num(x.ent_i)))
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 
 
 @labeling_function(resources=_R)
 def lf_lexicon_physical_prenominal(x, block, lexicon, person_types, physical_types):
     """A physical-type adjective (colour, size, shape, age, appearance...) and the next mention after it,
-    no mention between, at most 3 words -> BOUND ("a large old house" -> house)."""
-    ok = (lexicon.get(text(x.attr_lemma)) in physical_types and flag(x.attr_before) and flag(x.next_mention)
+    no mention between, at most 3 words, the adjective a noun modifier -> BOUND ("a large old house" -> house)."""
+    ok = (lexicon.get(text(x.attr_lemma)) in physical_types and text(x.attr_dep) in ("amod", "compound", "conj")
+          and flag(x.attr_before) and flag(x.next_mention)
           and num(x.nouns_between, 1) == 0 and num(x.distance, 99) <= 3 and text(x.ent_kind) != "pron")
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 

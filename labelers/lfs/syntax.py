@@ -1,7 +1,8 @@
-"""Structural LFs: BOUND when the adjective attaches to this mention (relation computed in extraction)."""
+"""Structural LFs: BOUND when the adjective attaches to this mention (relation computed in extraction);
+NOT_BOUND when the adjective is itself used as a noun."""
 from snorkel.labeling import labeling_function
 
-from labelers.labels import ABSTAIN, BOUND
+from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
 from labelers.lfs._util import BLOCK, blocked, text
 
 _R = dict(block=BLOCK)
@@ -50,5 +51,15 @@ def lf_object_predicate(x, block):
     return BOUND if text(x.relation) == "oprd" and not blocked(x, block) else ABSTAIN
 
 
+NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod", "poss", "det", "dative"})
+
+
+@labeling_function(resources=dict(deps=NOMINAL_DEPS))
+def lf_adjective_as_noun(x, deps):
+    """The adjective heads a noun phrase itself ("the husband of the eldest", "all its due") or is a
+    measure modifier ("little more difficulty") -> NOT_BOUND."""
+    return NOT_BOUND if text(x.attr_dep) in deps else ABSTAIN
+
+
 LFS = [lf_attributive, lf_predicative_linking, lf_depictive, lf_appositive, lf_conjunct,
-       lf_relative_clause, lf_object_predicate]
+       lf_relative_clause, lf_object_predicate, lf_adjective_as_noun]

@@ -35,3 +35,16 @@ def test_pipeline_resolution_and_unknown_pipeline():
 def test_single_doc_rebuild(nlp):
     frame = parse_frame(nlp, ["x"], ["The red ball."], 8, 1)
     assert doc_from_rows(nlp.vocab, frame).text == "The red ball."
+
+
+def test_candidates_from_rebuilt_docs_equal_those_from_a_fresh_parse(nlp):
+    """The candidates stage works on Docs rebuilt from tokens.parquet with the language's vocab."""
+    import spacy
+
+    from labelers.extraction import extract_candidates
+
+    text = ("She was very happy, and he seemed tired. It was cold. Mr. Knightley was not rich. "
+            "He was taller than his brother, who came from Great Britain.")
+    frame = parse_frame(nlp, ["a"], [text], 8, 1)
+    rebuilt = dict(docs_from_tokens(spacy.blank("en").vocab, frame, ["a"]))["a"]
+    assert extract_candidates(rebuilt, "a") == extract_candidates(nlp(text), "a")

@@ -1,0 +1,60 @@
+"""``regscaffold report``: the label-quality report of a run folder (report.html, report.json, a table)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from labelers.report.build import write_report
+from pipeline.app import app
+
+METHODS = {"label_model": "LabelModel", "majority_vote": "majority vote", "best_lf": "best LF"}
+
+
+def _fmt(value: Any) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def summary_table(figures: dict[str, Any]) -> Table:
+    """One row per gold set and method: precision, recall, F1, Brier, ECE."""
+    table = Table(title=f"label quality: {figures['run_dir']}")
+    for column in ("gold", "method", "P", "R", "F1", "Brier", "ECE"):
+        table.add_column(column, justify="left" if column in ("gold", "method") else "right")
+    for name, section in figures["gold_sets"].items():
+        for method, label in METHODS.items():
+            scores = section["aggregation"].get(method)
+            if scores is None:
+                continue
+            cal = section["calibration"].get(method, {})
+            shown = f"{label} ({scores['lf']})" if "lf" in scores else label
+            table.add_row(name, shown, _fmt(scores["precision"]), _fmt(scores["recall"]), _fmt(scores["f1"]),
+                          _fmt(cal.get("brier")), _fmt(cal.get("ece")))
+    return table
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="Run folder written by `regscaffold run`."),
+    gold: Optional[Path] = typer.Option(None, help="Gold JSONL file (format: labelers/report/gold.py); "
+                                        "default: data/gold/pairs.jsonl and passages.jsonl."),
+    compare: Optional[Path] = typer.Option(None, help="Another run folder to compare figures and labels with."),
+) -> None:
+    """Write RUN_DIR/report.html and RUN_DIR/report.json and print the headline figures."""
+    figures = write_report(run_dir, gold, compare)
+    console = Console()
+    if figures["gold_sets"]:
+        console.print(summary_table(figures))
+    if figures["gold"].get("note"):
+        console.print(f"[yellow]note:[/] {figures['gold']['note']}", highlight=False)
+    regs = figures["registers"]
+    console.print(f"register targets: {_fmt(regs['token_fraction_any_slot'])} of tokens have a slot label; "
+                  f"OTHER share {_fmt(regs['attributes']['other_share'])}", highlight=False)
+    if "compare" in figures:
+        flips = figures["compare"]["flips"]
+        changed = sum(row["changed"] for row in figures["compare"]["figures"])
+        console.print(f"vs {figures['compare']['other_run']}: {changed} figures changed, {flips['flipped']} "
+                      f"candidates flipped", highlight=False)
+    console.print(f"wrote {run_dir / 'report.html'} and {run_dir / 'report.json'}", highlight=False)

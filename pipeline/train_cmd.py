@@ -1,0 +1,58 @@
+"""``regscaffold train``: the trainer (training/) on a run folder's labels or on the synthetic task."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from pipeline.app import OVERRIDES, app
+from pipeline.config import load_config
+from pipeline.errors import UserError
+
+SYNTHETIC = "synthetic:"
+
+
+def flag_overrides(labels: Optional[Path], data: Optional[str], steps: Optional[int], seed: Optional[int],
+                   aux_weight: Optional[float], eval_every: Optional[int], lr_schedule: Optional[str],
+                   stop_at_solve: bool) -> list[str]:
+    """The named options as --section.key=value overrides (a JSON value is a TOML value)."""
+    if data is not None and not data.startswith(SYNTHETIC):
+        raise UserError(f"--data {data!r}: expected synthetic:TASK (e.g. synthetic:fusion); "
+                        "for a pipeline run folder use --labels RUN_DIR")
+    values = {"data.labels": str(labels) if labels is not None else None,
+              "data.synthetic": data[len(SYNTHETIC):] if data is not None else None,
+              "optim.steps": steps, "run.seed": seed, "loss.aux_weight": aux_weight,
+              "run.eval_every": eval_every, "optim.lr_schedule": lr_schedule,
+              "run.stop_at_solve": True if stop_at_solve else None}
+    return [f"--{key}={json.dumps(value)}" for key, value in values.items() if value is not None]
+
+
+@app.command(context_settings=OVERRIDES)
+def train(
+    ctx: typer.Context,
+    labels: Optional[Path] = typer.Option(None, help="Pipeline run folder with docs.parquet and registers.parquet."),
+    data: Optional[str] = typer.Option(None, help="Synthetic task instead of labels: synthetic:fusion."),
+    out: Path = typer.Option(..., help="Training folder: checkpoints, tokenizer, config.toml, metrics.jsonl."),
+    config: Optional[Path] = typer.Option(None, help="TOML config file (sections model, loss, optim, run, data)."),
+    steps: Optional[int] = typer.Option(None, help="Optimizer steps (optim.steps)."),
+    seed: Optional[int] = typer.Option(None, help="Seed of initialization and batch order (run.seed)."),
+    aux_weight: Optional[float] = typer.Option(None, help="Register loss weight lambda; 0 = plain CE."),
+    eval_every: Optional[int] = typer.Option(None, help="Evaluate and checkpoint every N steps."),
+    lr_schedule: Optional[str] = typer.Option(None, help="cosine or constant."),
+    stop_at_solve: bool = typer.Option(False, "--stop-at-solve", help="Synthetic: stop at answer accuracy >= 0.95."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --out from its ckpt.pt."),
+) -> None:
+    """Train the transformer with register heads; extra --section.key=value arguments override the config
+    (named options win over them)."""
+    from training.config import TrainConfig  # torch loads only when training
+    from training.train import train as run_training
+
+    overrides = list(ctx.args) + flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
+                                                lr_schedule, stop_at_solve)
+    records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume)
+    last = records[-1] if records else {}
+    shown = ", ".join(f"{k} {last[k]:.4g}" for k in ("loss", "eval_loss", "answer_acc", "reg_acc") if k in last)
+    Console().print(f"trained to step {last.get('step', 0)} in {out}: {shown}", highlight=False)

@@ -1,0 +1,206 @@
+"""labelers.extraction: mentions, attributes, pairs, distance limit, offsets, ent_id, determinism."""
+import pandas as pd
+import pytest
+from spacy.tokens import Doc
+
+from labelers.extraction import (CANDIDATE_COLUMNS, attach, entity_mentions, extract_candidates, is_attribute,
+                                 mention_kind)
+
+EMMA = "Emma Woodhouse, handsome, clever, and rich, seemed to unite some of the best blessings of existence."
+PARAGRAPHS = (
+    "Emma Woodhouse, handsome, clever, and rich, with a comfortable home\n"
+    "and happy disposition, seemed to unite some of the best blessings of\n"
+    "existence.\n\n"
+    "She was the youngest of the two daughters of a most affectionate,\n"
+    "indulgent father. The old grey house was large, and it was not far from\n"
+    "Great Britain. Mr. Knightley, a sensible man, said she was not happy.\n"
+)
+
+
+def pairs(rows):
+    return {(r["ent_text"], r["attr_text"]) for r in rows}
+
+
+def test_columns_and_types(parser):
+    rows = parser.rows(PARAGRAPHS)
+    assert rows
+    for r in rows:
+        assert list(r) == CANDIDATE_COLUMNS
+        for col in ("sent", "ent_i", "attr_i", "ent_start", "ent_end", "attr_start", "attr_end", "ent_id",
+                    "antecedent_i", "attr_target_i", "distance", "nouns_between"):
+            assert type(r[col]) is int, col
+        for col in ("ent_person", "negated", "than_follows", "in_name", "expletive_it", "nearest_mention",
+                    "same_clause", "attr_before", "neg_det"):
+            assert type(r[col]) is bool, col
+        for col in ("cand_id", "doc_id", "ent_text", "attr_lemma", "relation", "dep_path", "prep", "sent_text"):
+            assert type(r[col]) is str, col
+        assert r["cand_id"] == f"t:{r['ent_i']}:{r['attr_i']}"
+
+
+def test_offsets_match_text(parser):
+    doc = parser.doc(PARAGRAPHS)
+    for r in parser.rows(PARAGRAPHS):
+        assert doc.text[r["ent_start"]:r["ent_end"]] == r["ent_text"] == doc[r["ent_i"]].text
+        assert doc.text[r["attr_start"]:r["attr_end"]] == r["attr_text"] == doc[r["attr_i"]].text
+        assert r["sent_text"] == doc[r["ent_i"]].sent.text == doc[r["attr_i"]].sent.text
+
+
+def test_mentions(parser):
+    doc = parser.doc("Mr. Knightley gave her tea party a red hat, and she thanked him for her own gift.")
+    kinds = {t.text: mention_kind(t) for t in doc}
+    assert kinds["Knightley"] == "name" and kinds["Mr."] is None  # the name's head word only
+    assert kinds["party"] == "noun" and kinds["tea"] is None  # compound modifier is no mention
+    assert kinds["she"] == "pron" and kinds["him"] == "pron"
+    assert kinds["her"] is None  # possessive
+    assert kinds["red"] is None and kinds["gave"] is None
+
+
+def test_attributes(parser):
+    doc = parser.doc("The tarred twine was old. He was seated by the fire. They came from Great Britain.")
+    attrs = {t.text for t in doc if is_attribute(t)}
+    assert {"tarred", "old", "seated", "Great"} <= attrs
+    assert "fire" not in attrs and "came" not in attrs
+
+
+def test_name_head_and_appositive_list(parser):
+    rows = parser.rows(EMMA)
+    linked = {(r["ent_text"], r["attr_text"]): r["relation"] for r in rows if r["relation"] != "none"}
+    assert linked[("Woodhouse", "handsome")] == "appos"
+    assert linked[("Woodhouse", "clever")] == "conj"
+    assert linked[("Woodhouse", "rich")] == "conj"
+    assert linked[("blessings", "best")] == "amod"
+    assert not any(e == "Emma" for e, _ in pairs(rows))  # "Emma" is part of the name, not a mention
+
+
+@pytest.mark.parametrize("text,ent,attr,relation", [
+    ("The red ball rolled under the table.", "ball", "red", "amod"),
+    ("She seemed happy.", "She", "happy", "predicative"),
+    ("He grew pale.", "He", "pale", "predicative"),
+    ("She sat silent for a while.", "She", "silent", "depictive"),
+    ("There was a man who was rich.", "man", "rich", "relcl"),
+    ("They found him asleep.", "him", "asleep", "oprd"),
+    ("The man was tall and dark.", "man", "dark", "conj"),
+    ("He was seated by the fire.", "He", "seated", "predicative"),
+])
+def test_relations(parser, text, ent, attr, relation):
+    row = parser.pair(text, ent, attr)
+    assert row.relation == relation
+    assert row.attr_target_i == row.ent_i
+
+
+def test_attach_direct(parser):
+    doc = parser.doc("The man was tall and dark.")
+    att = attach(doc[5])  # dark
+    assert (att.target, att.relation, att.base_relation, att.first) == (1, "conj", "predicative", 3)
+
+
+def test_pairs_are_within_sentences(parser):
+    rows = parser.rows("The red ball rolled. A small dog barked.")
+    assert ("ball", "red") in pairs(rows) and ("dog", "small") in pairs(rows)
+    assert ("dog", "red") not in pairs(rows) and ("ball", "small") not in pairs(rows)
+
+
+def test_distance_limit_keeps_linked_pairs(parser):
+    far = parser.rows(EMMA, max_distance=2)
+    assert ("Woodhouse", "rich") in pairs(far)  # linked: kept whatever the distance
+    assert ("existence", "rich") not in pairs(far)
+    assert all(r["distance"] <= 2 or r["relation"] != "none" for r in far)
+    assert ("existence", "rich") in pairs(parser.rows(EMMA, max_distance=12))
+
+
+def test_distance_skips_line_breaks(parser):
+    row = parser.pair("It was a very\nold house.", "house", "old")
+    assert row.distance == 1
+
+
+def test_flags(parser):
+    assert parser.pair("She was not happy.", "She", "happy").negated
+    assert parser.pair("He was taller than his brother.", "He", "taller").than_follows
+    assert parser.pair("His house was similar to mine.", "house", "similar").prep == "to"
+    assert parser.pair("They came from Great Britain.", "Britain", "Great").in_name
+    assert parser.pair("It was necessary to go.", "It", "necessary").expletive_it
+    assert not parser.pair("It was cold.", "It", "cold").expletive_it
+    assert parser.pair("There was no great beauty in her.", "beauty", "great").neg_det
+
+
+def ids(parser, text):
+    """(head word, token index) -> (ent_id, antecedent_i) for every mention of ``text``."""
+    doc = parser.doc(text)
+    return doc, {(doc[m.i].text, m.i): (m.ent_id, m.antecedent) for m in entity_mentions(doc)}
+
+
+def test_ent_id_names(parser):
+    text = "Emma Woodhouse was clever. Mr. Woodhouse was old. Emma was happy."
+    _, m = ids(parser, text)
+    assert m[("Woodhouse", 1)][0] == m[("Emma", 10)][0]  # "Emma" -> "Emma Woodhouse"
+    assert m[("Woodhouse", 6)][0] != m[("Woodhouse", 1)][0]  # Mr. (male) is another person
+    assert all(a == -1 for _, a in m.values())  # antecedent_i is for pronouns only
+
+
+def test_ent_id_definite_nouns(parser):
+    _, m = ids(parser, "The dog was old. A cat was young. The dog was happy.")
+    assert m[("dog", 1)][0] == m[("dog", 11)][0]
+    assert m[("cat", 6)][0] not in (m[("dog", 1)][0],)
+    _, m = ids(parser, "A dog was old. A dog was happy.")
+    assert m[("dog", 1)][0] != m[("dog", 6)][0]  # indefinite: a new entity
+
+
+def test_ent_id_pronouns(parser):
+    _, m = ids(parser, "Emma Woodhouse came in. Mr. Knightley was there. She was tired.")
+    assert m[("She", 10)] == (m[("Woodhouse", 1)][0], 1)  # skips the male name
+    _, m = ids(parser, "The box came. It was heavy.")
+    assert m[("It", 4)] == (m[("box", 1)][0], 1)
+    _, m = ids(parser, "The girls came in. They were happy.")
+    assert m[("They", 5)] == (m[("girls", 1)][0], 1)
+    _, m = ids(parser, "Mr. Knightley came. He was tired. He was happy.")
+    assert m[("He", 4)][0] == m[("He", 8)][0] == m[("Knightley", 1)][0]
+    _, m = ids(parser, "It was necessary to go.")
+    assert m[("It", 0)][1] == -1
+
+
+def test_ent_ids_are_dense_ints(parser):
+    mentions = entity_mentions(parser.doc(PARAGRAPHS))
+    found = sorted({m.ent_id for m in mentions})
+    assert found == list(range(len(found)))
+    first_seen = list(dict.fromkeys(m.ent_id for m in mentions))
+    assert first_seen == sorted(first_seen)  # numbered in order of first mention
+    rows = parser.rows(PARAGRAPHS)
+    by_i = {m.i: m.ent_id for m in mentions}
+    assert all(r["ent_id"] == by_i[r["ent_i"]] for r in rows)
+
+
+def test_deterministic_and_ordered(parser, labelers_nlp):
+    a = parser.rows(PARAGRAPHS)
+    b = extract_candidates(labelers_nlp(PARAGRAPHS), "t")
+    assert a == b
+    keys = [(r["ent_i"], r["attr_i"]) for r in a]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    assert len({r["cand_id"] for r in a}) == len(a)
+
+
+def test_empty_and_no_adjectives(labelers_nlp):
+    assert extract_candidates(labelers_nlp(""), "e") == []
+    assert extract_candidates(labelers_nlp("He ran to the house."), "e") == []
+
+
+def test_rebuilt_doc_gives_same_candidates(parser, labelers_nlp):
+    """A Doc rebuilt from the token attributes tokens.parquet stores yields the same rows."""
+    doc = parser.doc(PARAGRAPHS)
+    rebuilt = Doc(
+        labelers_nlp.vocab, words=[t.text for t in doc], spaces=[bool(t.whitespace_) for t in doc],
+        lemmas=[t.lemma_ for t in doc], pos=[t.pos_ for t in doc], tags=[t.tag_ for t in doc],
+        deps=[t.dep_ for t in doc], heads=[t.head.i for t in doc], morphs=[str(t.morph) for t in doc],
+        sent_starts=[bool(t.is_sent_start) for t in doc],
+        ents=[f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in doc],
+    )
+    assert rebuilt.text == doc.text
+    assert extract_candidates(rebuilt, "t") == parser.rows(PARAGRAPHS)
+
+
+def test_frame_round_trips_through_parquet(parser, tmp_path):
+    df = parser.frame(PARAGRAPHS)
+    path = tmp_path / "c.parquet"
+    df.to_parquet(path)
+    back = pd.read_parquet(path)
+    assert list(back.columns) == CANDIDATE_COLUMNS
+    assert back["cand_id"].tolist() == df["cand_id"].tolist()

@@ -1,0 +1,51 @@
+"""labelers.lfs.comparison, labelers.lfs.determiners and labelers.lfs.names."""
+from lf_helpers import check_votes
+
+from labelers.labels import ABSTAIN, NOT_BOUND
+from labelers.lfs import comparison, determiners, names
+
+
+def test_than_comparison(parser):
+    check_votes(parser, comparison.lf_than_comparison, [
+        ("He was taller than his brother.", "He", "taller", NOT_BOUND),
+        ("He was taller than his brother.", "brother", "taller", NOT_BOUND),
+        ("She was more beautiful than her sister.", "She", "beautiful", NOT_BOUND),
+        ("He was tall.", "He", "tall", ABSTAIN),
+    ])
+
+
+def test_relational_prep(parser):
+    check_votes(parser, comparison.lf_relational_prep, [
+        ("His house was similar to mine.", "house", "similar", NOT_BOUND),
+        ("Her taste was different from his.", "taste", "different", NOT_BOUND),
+        ("She was fond of music.", "She", "fond", ABSTAIN),
+        ("His house was large.", "house", "large", ABSTAIN),
+    ])
+
+
+def test_determiner_like(parser):
+    check_votes(parser, determiners.lf_determiner_like, [
+        ("The other girl came home.", "girl", "other", NOT_BOUND),
+        ("Such weather is rare.", "weather", "Such", NOT_BOUND),
+        ("She had many friends and her own house.", "friends", "many", NOT_BOUND),
+        ("She had many friends and her own house.", "house", "own", NOT_BOUND),
+        ("The first visit was the last.", "visit", "first", NOT_BOUND),
+        ("The young girl came home.", "girl", "young", ABSTAIN),
+    ])
+
+
+def test_determiner_attributive(parser):
+    check_votes(parser, determiners.lf_determiner_attributive, [
+        ("A certain gentleman called.", "gentleman", "certain", NOT_BOUND),
+        ("On that particular morning she left.", "morning", "particular", NOT_BOUND),
+        ("She was certain of it.", "She", "certain", ABSTAIN),
+    ])
+
+
+def test_in_name(parser):
+    check_votes(parser, names.lf_in_name, [
+        ("The girl came from Great Britain.", "Britain", "Great", NOT_BOUND),
+        ("The girl came from Great Britain.", "girl", "Great", NOT_BOUND),
+        ("Poor Miss Taylor was gone.", "Taylor", "Poor", ABSTAIN),
+        ("The great house was empty.", "house", "great", ABSTAIN),
+    ])

@@ -1,0 +1,1 @@
+"""regscaffold trainer: a small causal transformer with auxiliary register heads (``regscaffold train``)."""
