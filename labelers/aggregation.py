@@ -45,14 +45,21 @@ def fallback_reason(L_train: np.ndarray, min_train_rows: int) -> str | None:
     return None
 
 
+def majority_class_balance(p_mv_train: np.ndarray) -> list[float]:
+    """[P(NOT_BOUND), P(BOUND)] as majority vote labels the train split (ties and no-vote rows split evenly)."""
+    bound = float(np.clip(p_mv_train.mean(), 0.01, 0.99))
+    return [1.0 - bound, bound]
+
+
 def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epochs: int, lr: float,
-              l2: float, seed: int, min_train_rows: int) -> Aggregate:
+              l2: float, seed: int, min_train_rows: int, class_balance: str = "learned") -> Aggregate:
     p_mv = majority_proba(L)
     reason = fallback_reason(L[train_mask], min_train_rows)
     if reason is not None:
         return Aggregate(p_mv.copy(), p_mv, None, [f"LabelModel not fitted, majority vote used: {reason}"])
     model = LabelModel(cardinality=2, verbose=False, device="cpu")
-    model.fit(L[train_mask], n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
+    balance = majority_class_balance(p_mv[train_mask]) if class_balance == "majority" else None
+    model.fit(L[train_mask], class_balance=balance, n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
     p_lm = model.predict_proba(L)[:, BOUND]
     weights = dict(zip(lf_names, (float(w) for w in model.get_weights())))
     return Aggregate(p_lm, p_mv, model, [], weights)

@@ -17,7 +17,7 @@ from pipeline.runner import run_pipeline
 from pipeline.stages import STAGE_NAMES
 
 HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
-             "aggregate": "accepted", "registers": "token_fraction_any_slot"}
+             "aggregate": "accepted", "registers": "token_fraction_any_slot", "report": "html"}
 
 
 def _headline(name: str, entry: dict[str, Any]) -> str:

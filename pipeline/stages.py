@@ -189,7 +189,8 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     cfg = ctx.config.aggregate
     L = votes[lf_names].to_numpy(dtype=np.int64)
     result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, epochs=cfg.epochs, lr=cfg.lr,
-                       l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows)
+                       l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows,
+                       class_balance=cfg.class_balance)
     ctx.warnings.extend(result.warnings)
     bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
                              "p_mv": result.p_mv.astype(np.float32)})
@@ -228,6 +229,25 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
     return summary
 
 
+def report_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.report.build import write_report
+
+    cfg = ctx.config.report
+    figures = write_report(ctx.run_dir, Path(cfg.gold) if cfg.gold else None,
+                           Path(cfg.compare) if cfg.compare else None)
+    return {"gold": figures.get("gold", {}).get("files", []), "html": str(ctx.path("report.html"))}
+
+
+def report_environment(config: RunConfig) -> dict[str, Any]:
+    """The gold files and the compared run's bindings are outside the run folder."""
+    from labelers.report.build import resolve_gold
+
+    paths, _ = resolve_gold(Path(config.report.gold) if config.report.gold else None)
+    compared = Path(config.report.compare) / S.BINDINGS if config.report.compare else None
+    return {"gold": {str(p): file_sha256(p) for p in paths if p.exists()},
+            "compare": file_sha256(compared) if compared and compared.exists() else None}
+
+
 CODE_COMMON = ("pipeline/io.py", "pipeline/schemas.py", "pipeline/stages.py")
 """Code every stage's version includes."""
 STAGES: tuple[Stage, ...] = (
@@ -243,5 +263,8 @@ STAGES: tuple[Stage, ...] = (
           ("labelers/aggregation.py",), aggregate_stage),
     Stage("registers", (S.DOCS, S.TOKENS, S.CANDIDATES, S.BINDINGS), (S.REGISTERS,),
           ("registers", "aggregate"), ("labelers/registers.py",), registers_stage),
+    Stage("report", (S.DOCS, S.CANDIDATES, S.VOTES, S.BINDINGS, "aggregate.json", S.REGISTERS),
+          ("report.html", "report.json"), ("report",), ("labelers/report",), report_stage,
+          environment=report_environment),
 )
 STAGE_NAMES = tuple(stage.name for stage in STAGES)

@@ -97,3 +97,13 @@ def test_sampler_covers_each_epoch_and_resumes_exactly():
     b.load_state_dict(state)
     assert all(torch.equal(a.next(), b.next()) for _ in range(7))
     assert np.array_equal(BatchSampler(10, 4, 3).perm, BatchSampler(10, 4, 3).perm)
+
+
+def test_passage_without_labels_holds_nothing(tmp_path):
+    def drop_second(docs, regs, meta):
+        regs.drop(regs.index[regs["doc_id"] == docs.at[1, "doc_id"]], inplace=True)
+
+    run = load_run(write_run(tmp_path / "run", texts={"train": ["a b c d", "b c d"]}, edit=drop_second))
+    data = windows(run, word_level("abcd"), "train", block_size=8)
+    assert (data.labels[1] == schemas.NOTHING_ID).all() and (data.conf[1] == 1).all()
+    assert data.labels[0, :, 0].tolist() == [0, 0, 2]  # the labeled passage keeps its labels

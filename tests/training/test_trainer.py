@@ -6,7 +6,7 @@ import sys
 
 import pytest
 import torch
-from trainfix import tiny_config
+from trainfix import tiny_config, write_run
 from typer.testing import CliRunner
 
 from pipeline import cli, train_cmd  # noqa: F401  (registers 'train')
@@ -128,3 +128,11 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path, monkeypatch, capsys, args,
         cli.main()
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err.replace("\n", "")
+
+
+def test_resume_rejects_labels_with_another_vocabulary(run_dir, tmp_path):
+    config = tiny_config(data={"labels": str(run_dir)}, optim={"steps": 2})
+    train(config, tmp_path / "out")
+    write_run(run_dir, vocab=["NOTHING", "OTHER", "blue", "soft"])
+    with pytest.raises(UserError, match="register classes"):
+        train(config, tmp_path / "out", resume=True)
