@@ -1,0 +1,162 @@
+"""The stage runner on the tiny fixture corpus: cache skip, rerun on change, resume, clear errors, CLI."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.app import app
+from pipeline.config import load_config
+from pipeline.errors import UserError
+from pipeline.io import read_metadata
+from pipeline.run_config import RunConfig
+from pipeline.runner import run_pipeline
+from pipeline.stages import STAGE_NAMES
+
+FAST = ["--aggregate.epochs=50"]
+
+
+def config_for(corpus: Path, *extra: str) -> RunConfig:
+    return load_config(RunConfig, None, [f"--ingest.corpus={json.dumps(str(corpus))}", *FAST, *extra])
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> tuple[Path, dict]:
+    run_dir = tmp_path_factory.mktemp("run")
+    corpus = Path(__file__).parents[1] / "fixtures" / "tiny"
+    return run_dir, run_pipeline(run_dir, config_for(corpus, "--report.gold=" + json.dumps(str(tiny_gold(run_dir)))))
+
+
+def tiny_gold(run_dir: Path) -> Path:
+    """An empty gold file: the report stage runs without the bundled gold (which is for the Austen corpus)."""
+    path = run_dir.parent / f"{run_dir.name}-gold.jsonl"
+    path.write_text("")
+    return path
+
+
+def test_full_run_writes_every_file(finished_run):
+    run_dir, report = finished_run
+    assert [s for s in report["stages"]] == list(STAGE_NAMES)
+    for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
+                 "registers.parquet", "config.toml", "run.lock", "run.json", "report.html", "report.json",
+                 "label_model.pkl", "ingest_report.json", "splits.json"):
+        assert (run_dir / name).exists(), name
+    assert not list(run_dir.glob(".*.tmp")), "no temporary file may be left behind"
+    meta = read_metadata(run_dir / "registers.parquet")
+    assert meta["kind"] == "registers" and meta["schema_version"] == 1 and meta["slots"] == 4
+    assert meta["vocab"][:2] == ["NOTHING", "OTHER"]
+    registers = pq.read_table(run_dir / "registers.parquet")
+    assert registers.num_rows == pq.read_table(run_dir / "tokens.parquet").num_rows
+    assert set(len(x) for x in registers.column("labels").to_pylist()) == {4}
+    # a corpus this small cannot fit the LabelModel: majority vote, with the warning recorded
+    assert read_metadata(run_dir / "bindings.parquet")["method"] == "majority_fallback"
+    assert any("majority vote used" in w for w in report["warnings"])
+    assert any("ingest skipped 5" in w for w in report["warnings"])
+
+
+def test_rerun_skips_everything_and_is_byte_identical(finished_run):
+    run_dir, first = finished_run
+    before = {p.name: p.read_bytes() for p in run_dir.glob("*.parquet")}
+    again = run_pipeline(run_dir, load_config(RunConfig, run_dir / "config.toml"))
+    assert {s["status"] for s in again["stages"].values()} == {"cached"}
+    assert {p.name: p.read_bytes() for p in run_dir.glob("*.parquet")} == before
+
+
+def test_same_inputs_give_same_outputs(finished_run, tmp_path):
+    run_dir, _ = finished_run
+    other = tmp_path / "other"
+    run_pipeline(other, load_config(RunConfig, run_dir / "config.toml"), until="registers")
+    for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
+                 "registers.parquet"):
+        assert pd.read_parquet(other / name).equals(pd.read_parquet(run_dir / name)), name
+
+
+def test_config_change_reruns_only_affected_stages(finished_run, tmp_path):
+    run_dir, _ = finished_run
+    copy = tmp_path / "copy"
+    shutil.copytree(run_dir, copy)
+    config = load_config(RunConfig, copy / "config.toml", ["--registers.slots=2"])
+    report = run_pipeline(copy, config, until="registers")
+    status = {name: s["status"] for name, s in report["stages"].items()}
+    assert status == {"ingest": "cached", "parse": "cached", "candidates": "cached", "label": "cached",
+                      "aggregate": "cached", "registers": "ran"}
+    assert read_metadata(copy / "registers.parquet")["slots"] == 2
+    forced = run_pipeline(copy, config, until="candidates", force=True)
+    assert {s["status"] for s in forced["stages"].values()} == {"ran"}
+
+
+def test_killed_stage_resumes_and_leaves_no_complete_looking_file(tmp_path, tiny_corpus, monkeypatch):
+    run_dir = tmp_path / "run"
+    config = config_for(tiny_corpus)
+
+    from labelers import extraction
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt  # stands for a kill in the middle of the candidates stage
+
+    monkeypatch.setattr(extraction, "extract_candidates", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run_pipeline(run_dir, config, until="registers")
+    assert (run_dir / "tokens.parquet").exists() and not (run_dir / "candidates.parquet").exists()
+    monkeypatch.undo()
+    resumed = run_pipeline(run_dir, config, until="registers")
+    status = {name: s["status"] for name, s in resumed["stages"].items()}
+    assert status["ingest"] == status["parse"] == "cached" and status["candidates"] == "ran"
+
+
+def test_parse_resumes_from_finished_shards(tmp_path, tiny_corpus, monkeypatch):
+    from labelers import parsing
+
+    run_dir = tmp_path / "run"
+    config = config_for(tiny_corpus, "--parse.shard_docs=1")
+    run_pipeline(run_dir, config, until="ingest")
+    calls = {"n": 0}
+    original = parsing.parse_frame
+
+    def dies_on_third_shard(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(parsing, "parse_frame", dies_on_third_shard)
+    with pytest.raises(KeyboardInterrupt):
+        run_pipeline(run_dir, config, until="parse")
+    assert len(list((run_dir / ".parts" / "parse").glob("*.parquet"))) == 2
+    calls["n"] = 10  # no more failures; count only the shards parsed on resume
+    run_pipeline(run_dir, config, until="parse")
+    assert calls["n"] == 10 + 2  # the four passages: two shards reused, two parsed
+    assert not (run_dir / ".parts" / "parse").exists()
+
+
+def test_missing_input_names_the_stage_to_run_first(tmp_path):
+    with pytest.raises(UserError, match=r"run stage 'candidates' first"):
+        run_pipeline(tmp_path, RunConfig(), only="label")
+    with pytest.raises(UserError, match="unknown stage 'nope'"):
+        run_pipeline(tmp_path, RunConfig(), until="nope")
+
+
+def test_cli_runs_and_reports_errors_in_one_line(tmp_path, tiny_corpus):
+    from pipeline.cli import main
+
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    result = runner.invoke(app, ["run", "--corpus", str(tiny_corpus), "--out", str(out), "--until", "label",
+                                 "-j", "1", *FAST])
+    assert result.exit_code == 0, result.output
+    assert "candidates" in result.output and (out / "votes.parquet").exists()
+    assert "n_process = 1" in (out / "config.toml").read_text()
+
+    import subprocess
+    import sys
+
+    bad = subprocess.run([sys.executable, "-c", "from pipeline.cli import main; main()", "run", "--out",
+                          str(out), "--registers.slots=0"], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert bad.stderr.strip().startswith("error:") and "registers.slots must be in [1, 64], got 0" in bad.stderr
+    assert "Traceback" not in bad.stderr
