@@ -124,6 +124,8 @@ def parse_stage(ctx: Context) -> dict[str, Any]:
     write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, lang=nlp.lang,
                                                        spacy=spacy.__version__))
     shutil.rmtree(parts)
+    if not any(parts.parent.iterdir()):
+        parts.parent.rmdir()
     words = int(docs["text"].str.split().str.len().sum())
     return {"pipeline": used, "spacy": spacy.__version__, "components": nlp.pipe_names,
             "tokens": len(tokens), "sentences": int(tokens.groupby("doc_id")["sent"].max().add(1).sum()),
