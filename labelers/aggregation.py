@@ -61,5 +61,6 @@ def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epo
     balance = majority_class_balance(p_mv[train_mask]) if class_balance == "majority" else None
     model.fit(L[train_mask], class_balance=balance, n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
     p_lm = model.predict_proba(L)[:, BOUND]
-    weights = dict(zip(lf_names, (float(w) for w in model.get_weights())))
+    with np.errstate(divide="ignore", invalid="ignore"):  # an LF that never votes on train: 0/0, clipped
+        weights = dict(zip(lf_names, (float(w) for w in model.get_weights())))
     return Aggregate(p_lm, p_mv, model, [], weights)

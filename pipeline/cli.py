@@ -9,6 +9,7 @@ from rich.console import Console
 from pipeline import report_cmd  # noqa: F401  (registers 'report')
 from pipeline import run_cmd  # noqa: F401  (registers 'run')
 from pipeline import train_cmd  # noqa: F401  (registers 'train')
+from pipeline import probe_cmd  # noqa: F401
 from pipeline.app import app
 from pipeline.errors import UserError
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -161,18 +162,29 @@ def selected_lfs(ctx: Context) -> list:
     return [lf for lf in ALL_LFS if not wanted or lf.name in wanted]
 
 
+LABEL_CHUNK = 10_000
+
+
 def label_stage(ctx: Context) -> dict[str, Any]:
     from snorkel.labeling import LFAnalysis, PandasLFApplier
 
     cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split"], "candidates",
                          S.SCHEMA_VERSION)
     lfs = selected_lfs(ctx)
-    L = PandasLFApplier(lfs).apply(cands, progress_bar=False)
+    applier, chunks = PandasLFApplier(lfs), range(0, len(cands), LABEL_CHUNK)
+    with progress_bar(f"label ({len(lfs)} LFs)", len(cands)) as advance:
+        parts = []
+        for begin in chunks:  # in chunks only to drive the progress bar
+            parts.append(applier.apply(cands.iloc[begin:begin + LABEL_CHUNK], progress_bar=False))
+            advance(len(parts[-1]))
+    L = np.concatenate(parts) if parts else np.zeros((0, len(lfs)), dtype=np.int64)
     votes = pd.DataFrame(L.astype(np.int8), columns=[lf.name for lf in lfs])
     votes.insert(0, "split", cands["split"].to_numpy())
     votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
     write_parquet(votes, ctx.path(S.VOTES), ctx.meta("votes", lfs=[lf.name for lf in lfs]))
-    summary = LFAnalysis(L, lfs).lf_summary()
+    with warnings.catch_warnings():  # scipy's FutureWarning about diags() inside LFAnalysis: harmless
+        warnings.simplefilter("ignore", FutureWarning)
+        summary = LFAnalysis(L, lfs).lf_summary()
     return {"lfs": len(lfs), "rows": len(votes),
             "coverage": {name: round(float(c), 4) for name, c in summary["Coverage"].items()},
             "any_vote": round(float((L != -1).any(axis=1).mean()), 4)}

@@ -22,7 +22,8 @@ def step_path(out: Path, step: int) -> Path:
 
 def save(path: Path, state: dict[str, Any]) -> None:
     """Write a checkpoint atomically. ``state`` holds: step, done, config (dict), tokenizer (JSON),
-    register_vocab, model, optimizer, scheduler, sampler and rng states."""
+    register_vocab, train_word_counts (the train split's word counts, for the probes' frequency
+    baseline), model, optimizer, scheduler, sampler and rng states."""
     with atomic_path(path) as tmp:
         torch.save(state, tmp)
 
@@ -58,8 +59,12 @@ def load_model(path: Path) -> tuple[GPT, Tokenizer, TrainConfig]:
 
     The register class names are ``read(path)["register_vocab"]``.
     """
-    state = read(path)
-    config = build_config(TrainConfig, state["config"], source=f"{path} (config)")
+    return from_state(read(path), path)
+
+
+def from_state(state: dict[str, Any], source: Path) -> tuple[GPT, Tokenizer, TrainConfig]:
+    """load_model for a checkpoint already read (``source`` names it in errors)."""
+    config = build_config(TrainConfig, state["config"], source=f"{source} (config)")
     model = GPT(config.model)
     model.load_state_dict(state["model"])
     return model.eval(), Tokenizer.from_str(state["tokenizer"]), config

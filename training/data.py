@@ -24,6 +24,7 @@ from pipeline.io import file_sha256, read_metadata, read_parquet
 from training import synthetic
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
+from training.probes import word_counts
 from training.tokenizer import PAD_ID, align, train_bpe, word_level
 
 RERUN = "rerun the pipeline on this folder so that its files are made together"
@@ -209,6 +210,7 @@ class Prepared:
     slots: int
     train: Windows
     eval: Windows | None  # None when the run has no documents in the eval split
+    word_counts: dict[str, int]  # whole-word counts of the train split (the probes' frequency baseline)
 
 
 def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None) -> Prepared:
@@ -231,7 +233,8 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
                                                                                    config.bpe_vocab_size)
     train = windows(run, tokenizer, "train", block_size)
     held_out = windows(run, tokenizer, config.split_to_eval(), block_size)
-    return Prepared(tokenizer, run.vocab, run.slots, train, held_out if len(held_out.tokens) else None)
+    return Prepared(tokenizer, run.vocab, run.slots, train, held_out if len(held_out.tokens) else None,
+                    word_counts(train_texts.tolist()))
 
 
 class BatchSampler:

@@ -198,7 +198,8 @@ def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, A
 
     def save(done: bool) -> None:
         state = {"step": step, "done": done, "config": to_dict(config), "tokenizer": prepared.tokenizer.to_str(),
-                 "register_vocab": prepared.vocab, "model": model.state_dict(),
+                 "register_vocab": prepared.vocab, "train_word_counts": prepared.word_counts,
+                 "model": model.state_dict(),
                  "optimizer": optimizer.state_dict(), "scheduler": scheduler.state_dict(),
                  "sampler": sampler.state_dict(), "rng": checkpoint.rng_state()}
         checkpoint.save(out / checkpoint.CKPT, state)

@@ -1,0 +1,210 @@
+"""Building paired binding-probe sets (format: training/probes.py) from a run folder.
+
+Both sets use one design. In a passage, an entity is queryable when it has a name or noun mention:
+a name gives the query " <name> was" (the run's canonical name, trailing punctuation dropped), a noun
+" The <noun> was" (" ... were" when plural); an entity seen only through pronouns is skipped. Two
+queryable entities e1, e2 with different queries form a PAIR when e1 is bound to an adjective a1 and e2
+to a different adjective a2 such that neither binding's adjective is also asserted of the other entity
+(negated assertions included) anywhere in the context. The context is the passage up to the end of the
+sentence that holds the later of the two bindings, and both bindings lie in its last ``window_chars``
+characters, so a model with a context of about 128 BPE tokens still sees them after the left cut. Both
+items of the pair get the same candidate list [a1, a2]; item a asks e1 (answer a1), item b asks e2 (a2).
+Of several binding pairs of the same two entities, the one spanning the fewest characters is used; at
+most ``max_pairs`` pairs per passage are made, in order of the entities' first binding.
+
+(a) gold: bindings are the non-negated gold bindings of the fully annotated regions (data/gold/
+passages.jsonl) of passages in the chosen splits; the context is cut inside the region. The entity of a
+gold mention is the run's ``ent_id`` of the candidate at the same offset, which for a pronoun is the
+heuristic coreference of labelers/extraction.py (items resting on it carry ``"via_pronoun": true``);
+assertions checked for conflicts are the region's gold bindings plus the run's accepted candidates
+before the region (the text there is not annotated).
+
+(b) generated: bindings are candidates with p_lm >= ``min_p`` that are not negated; conflicts are all
+accepted candidates (p_lm >= the run's threshold) and negated candidates with p_lm >= min_p.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from pipeline import schemas as S
+from pipeline.errors import UserError
+from pipeline.io import read_metadata, read_parquet
+
+WINDOW_CHARS = 400
+MAX_PAIRS = 4
+NAME = re.compile(r"[\w .'-]*\w")
+MENTION_COLUMNS = ["doc_id", "ent_id", "ent_start", "ent_kind", "ent_name", "ent_lower", "ent_plural"]
+
+
+@dataclass(frozen=True)
+class Binding:
+    entity: Any       # the entity's key within its passage
+    adjective: str    # lower-cased surface word
+    start: int        # first character of the binding (entity or adjective span)
+    end: int          # last character (exclusive)
+    usable: bool      # may be probed (passes the quality bar); otherwise only a possible conflict
+    evidence: str     # "Elinor -> confirmed (p=0.98)", shown to annotators
+    pronoun: bool     # the mention is a pronoun: its entity comes from the heuristic coreference
+
+
+def entity_queries(mentions: pd.DataFrame) -> dict[Any, str]:
+    """The query of each queryable ent_id of one passage, from its candidate rows."""
+    queries: dict[Any, str] = {}
+    for ent_id, rows in mentions.sort_values("ent_start", kind="stable").groupby("ent_id", sort=False):
+        names = rows[rows["ent_kind"] == "name"]["ent_name"].map(lambda n: (NAME.match(n) or [""])[0])
+        names = names[names != ""]
+        nouns = rows[rows["ent_kind"] == "noun"]
+        if len(names):
+            queries[ent_id] = f" {names.iloc[0]} was"
+        elif len(nouns):
+            verb = "were" if nouns["ent_plural"].iloc[0] else "was"
+            queries[ent_id] = f" The {nouns['ent_lower'].iloc[0]} {verb}"
+    return queries
+
+
+def _pair_options(b1: list[Binding], b2: list[Binding], asserted: list[Binding], sentence_ends: np.ndarray,
+                  limit: int, window_chars: int) -> tuple[Binding, Binding, int] | None:
+    best = None
+    for x, y in itertools.product(b1, b2):
+        if x.adjective == y.adjective:
+            continue
+        cut = int(sentence_ends[np.searchsorted(sentence_ends, max(x.end, y.end))]) if len(sentence_ends) else limit
+        cut = min(max(cut, x.end, y.end), limit)
+        if min(x.start, y.start) < cut - window_chars:
+            continue
+        claims = {(a.entity, a.adjective) for a in asserted if a.start < cut}
+        if (x.entity, y.adjective) in claims or (y.entity, x.adjective) in claims:
+            continue
+        span = cut - min(x.start, y.start)
+        if best is None or (span, cut) < best[0]:
+            best = ((span, cut), x, y)
+    return None if best is None else (best[1], best[2], best[0][1])
+
+
+def passage_items(source: str, text: str, bindings: list[Binding], queries: dict[Any, str],
+                  sentence_ends: np.ndarray, limit: int | None = None, window_chars: int = WINDOW_CHARS,
+                  max_pairs: int = MAX_PAIRS, extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The paired items of one passage (see the module docstring); ``limit`` caps the context's end."""
+    limit = len(text) if limit is None else limit
+    usable: dict[Any, list[Binding]] = {}
+    for b in sorted(bindings, key=lambda b: b.start):
+        if b.usable and b.entity in queries and b.end <= limit:
+            usable.setdefault(b.entity, []).append(b)
+    items: list[dict[str, Any]] = []
+    for e1, e2 in itertools.combinations(usable, 2):
+        if len(items) >= 2 * max_pairs:
+            break
+        q1, q2 = queries[e1], queries[e2]
+        if q1 == q2:
+            continue
+        found = _pair_options(usable[e1], usable[e2], bindings, sentence_ends, limit, window_chars)
+        if found is None:
+            continue
+        x, y, cut = found
+        pair = f"{source}-{len(items) // 2}"
+        common = {"pair": pair, "context": text[:cut], "candidates": [x.adjective, y.adjective],
+                  "evidence": [x.evidence, y.evidence], "via_pronoun": x.pronoun or y.pronoun, **(extra or {})}
+        items.append({"id": f"{pair}-a", **common, "query": q1, "answer": x.adjective})
+        items.append({"id": f"{pair}-b", **common, "query": q2, "answer": y.adjective})
+    return items
+
+
+@dataclass
+class RunTables:
+    docs: pd.DataFrame
+    cands: pd.DataFrame        # candidates of the wanted splits with p_lm
+    sentence_ends: dict[str, np.ndarray]  # doc_id -> sorted end characters of its sentences
+    threshold: float
+
+
+def load_tables(run_dir: Path, splits: Iterable[str]) -> RunTables:
+    run_dir, splits = Path(run_dir), list(splits)
+    docs = read_parquet(run_dir / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    docs = docs[docs["split"].isin(splits)]
+    cands = read_parquet(run_dir / S.CANDIDATES, S.CANDIDATE_KEY_COLUMNS + ["split", "ent_text", "ent_kind",
+                         "ent_name", "ent_lower", "ent_plural", "attr_lower", "negated"], "candidates",
+                         S.SCHEMA_VERSION)
+    bindings = read_parquet(run_dir / S.BINDINGS, S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
+    if not bindings["cand_id"].equals(cands["cand_id"]):
+        raise UserError(f"{run_dir / S.BINDINGS} does not match {run_dir / S.CANDIDATES}; rerun the pipeline "
+                        f"on {run_dir} (regscaffold run --out {run_dir})")
+    cands = cands.assign(p_lm=bindings["p_lm"].to_numpy())
+    cands = cands[cands["split"].isin(splits)]
+    tokens = read_parquet(run_dir / S.TOKENS, ["doc_id", "sent", "end"], "tokens", S.SCHEMA_VERSION)
+    tokens = tokens[tokens["doc_id"].isin(set(docs["doc_id"]))]
+    ends = tokens.groupby(["doc_id", "sent"])["end"].max().reset_index()
+    sentence_ends = {d: np.sort(g["end"].to_numpy()) for d, g in ends.groupby("doc_id")}
+    threshold = float(read_metadata(run_dir / S.BINDINGS).get("threshold", 0.5))
+    return RunTables(docs, cands, sentence_ends, threshold)
+
+
+def _candidate_binding(row: Any, usable: bool) -> Binding:
+    return Binding(int(row.ent_id), str(row.attr_lower), min(row.ent_start, row.attr_start),
+                   max(row.ent_end, row.attr_end), usable, f"{row.ent_text} -> {row.attr_lower} (p={row.p_lm:.3f})",
+                   row.ent_kind == "pron")
+
+
+def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", window_chars: int = WINDOW_CHARS,
+                    max_pairs: int = MAX_PAIRS) -> list[dict[str, Any]]:
+    """Set (b): pairs from the run's high-confidence bindings in one split's passages."""
+    if not 0.0 < min_p <= 1.0:
+        raise UserError(f"--min-p {min_p} must be in (0, 1]")
+    run = load_tables(run_dir, [split])
+    by_doc = dict(tuple(run.cands.groupby("doc_id", sort=False)))
+    items: list[dict[str, Any]] = []
+    for doc_id, text in zip(run.docs["doc_id"], run.docs["text"]):
+        cands = by_doc.get(doc_id)
+        if cands is None:
+            continue
+        kept = cands[(cands["p_lm"] >= run.threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
+        bindings = [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated)) for r in kept.itertuples()]
+        queries = entity_queries(cands[MENTION_COLUMNS])
+        items += passage_items(doc_id, text, bindings, queries, run.sentence_ends.get(doc_id, np.zeros(0)),
+                               window_chars=window_chars, max_pairs=max_pairs,
+                               extra={"doc_id": doc_id, "split": split, "min_p": min_p})
+    return items
+
+
+def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), window_chars: int = WINDOW_CHARS,
+               max_pairs: int = MAX_PAIRS) -> list[dict[str, Any]]:
+    """Set (a): pairs from the fully annotated gold regions of passages in ``splits``."""
+    from labelers.report.gold import load_gold
+
+    splits = list(splits)
+    run = load_tables(run_dir, splits)
+    all_docs = read_parquet(Path(run_dir) / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    loaded = load_gold([Path(gold)], all_docs)
+    texts = dict(zip(run.docs["doc_id"], run.docs["text"]))
+    split_of = dict(zip(run.docs["doc_id"], run.docs["split"]))
+    by_doc = dict(tuple(run.cands.groupby("doc_id", sort=False)))
+    items: list[dict[str, Any]] = []
+    for region in loaded.passages.itertuples():
+        if region.doc_id not in texts:
+            continue  # a passage of another split
+        text, cands = texts[region.doc_id], by_doc.get(region.doc_id, pd.DataFrame(columns=run.cands.columns))
+        ent_at = dict(zip(cands["ent_start"], cands["ent_id"]))
+        kind_at = dict(zip(cands["ent_start"], cands["ent_kind"]))
+        bindings = []
+        gold_rows = loaded.bindings[loaded.bindings["doc_id"] == region.doc_id]
+        for b in gold_rows.itertuples():
+            entity = ent_at.get(b.ent_start, f"text:{text[b.ent_start:b.ent_end].lower()}")
+            mention, adjective = text[b.ent_start:b.ent_end], text[b.attr_start:b.attr_end]
+            bindings.append(Binding(entity, adjective.lower(), min(b.ent_start, b.attr_start),
+                                    max(b.ent_end, b.attr_end), not b.negated,
+                                    f"{mention} -> {adjective} (gold{', negated' if b.negated else ''})",
+                                    kind_at.get(b.ent_start) == "pron"))
+        before = cands[(cands["p_lm"] >= run.threshold) & (cands[["ent_end", "attr_end"]].max(axis=1) <= region.start)]
+        bindings += [_candidate_binding(r, False) for r in before.itertuples()]
+        items += passage_items(region.doc_id, text, bindings, entity_queries(cands[MENTION_COLUMNS]),
+                               run.sentence_ends.get(region.doc_id, np.zeros(0)), limit=region.end,
+                               window_chars=window_chars, max_pairs=max_pairs,
+                               extra={"doc_id": region.doc_id, "split": split_of[region.doc_id]})
+    return items
