@@ -18,7 +18,7 @@ from pipeline.io import write_json, write_text
 probes_app = typer.Typer(help="Build binding-probe sets from a run folder.", no_args_is_help=True)
 app.add_typer(probes_app, name="probes")
 
-HANDCHECK_FIELDS = ("id", "context", "query", "candidates", "answer", "evidence")
+HANDCHECK_FIELDS = ("id", "pair", "context", "query", "candidates", "answer", "evidence")
 CONTEXT_SHOWN = 600  # characters of context an annotator sees (the bindings are in the last 400)
 
 
@@ -55,7 +55,7 @@ def probe(
     result = probe_file(checkpoint, probes, out)
     Console().print(result_table(f"probes {probes}", result))
     if out is not None:
-        Console().print(f"wrote {out}", highlight=False)
+        Console().print(f"wrote {out}", highlight=False, soft_wrap=True)
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -89,7 +89,8 @@ def build(
     probes = [Probe(i["id"], i["pair"], i["context"], i["query"], tuple(i["candidates"]), i["answer"]) for i in items]
     shown = ", ".join(f"{k} {v:.3f}" for k, v in baseline_accuracy(probes, counts).items())
     Console().print(f"wrote {out}: {len(items)} items in {len({i['pair'] for i in items})} pairs from "
-                    f"{len({i['doc_id'] for i in items})} passages; baselines: {shown}", highlight=False)
+                    f"{len({i['doc_id'] for i in items})} passages; baselines: {shown}", highlight=False,
+                    soft_wrap=True)
 
 
 @probes_app.command("sample")
@@ -112,4 +113,4 @@ def sample(
         "correct": None} for row in drawn]
     write_jsonl(out, packet)
     Console().print(f"wrote {out}: {n} items (seed {seed}); set \"correct\" to true or false in each line",
-                    highlight=False)
+                    highlight=False, soft_wrap=True)

@@ -135,6 +135,73 @@ class ReportConfig:
 
 
 @dataclass
+class TrainStageConfig:
+    """The short training run that ends `regscaffold run` (the full experiment: benchmarks/real_text.py).
+
+    Sized for train + probe in about 5 minutes on 2 cores: on the bundled corpus, 40 steps at these
+    settings took 11.1 s of training (3.6 steps/s, 7,400 tokens/s) plus 9.5 s of BPE, windows and
+    evaluation, and the probe stage 17 s, measured on 2 cores shared with another job (load average 3);
+    1000 steps: about 4.6 minutes of training, 5.3 minutes with the rest (less on idle cores)."""
+
+    steps: int = 1000
+    """Optimizer steps."""
+    n_layer: int = 4
+    """Transformer blocks."""
+    n_head: int = 4
+    """Attention heads (must divide d_model, with an even quotient)."""
+    d_model: int = 128
+    """Width of the residual stream."""
+    block_size: int = 128
+    """Context length in BPE tokens (the probe sets assume about 128)."""
+    bpe_vocab_size: int = 4096
+    """Byte-level BPE vocabulary trained on the train split."""
+    batch_size: int = 16
+    """Windows per batch."""
+    lr: float = 1e-3
+    """AdamW learning rate, constant after warmup."""
+    warmup_steps: int = 100
+    """Linear warmup steps."""
+    aux_weight: float = 0.5
+    """Register loss weight lambda (0 = plain cross-entropy)."""
+    eval_every: int = 250
+    """Evaluate on the valid split and checkpoint every this many steps."""
+    seed: int = 0
+    """Seed of the initialisation and the batch order."""
+
+    def problems(self) -> list[str]:
+        found = [f"{name} must be >= 1, got {getattr(self, name)!r}"
+                 for name in ("steps", "n_layer", "n_head", "d_model", "block_size", "batch_size", "eval_every")
+                 if getattr(self, name) < 1]
+        if self.bpe_vocab_size < 512:
+            found.append(f"bpe_vocab_size must be >= 512, got {self.bpe_vocab_size!r}")
+        if self.lr <= 0 or self.aux_weight < 0 or self.warmup_steps < 0:
+            found.append(f"lr must be > 0, aux_weight and warmup_steps >= 0; got {self.lr!r}, "
+                         f"{self.aux_weight!r}, {self.warmup_steps!r}")
+        return found
+
+    def overrides(self, labels: str) -> list[str]:
+        """The trainer's --section.key=value settings for this run (training.config.TrainConfig)."""
+        import json
+
+        keys = {"model.n_layer": self.n_layer, "model.n_head": self.n_head, "model.d_model": self.d_model,
+                "model.block_size": self.block_size, "data.bpe_vocab_size": self.bpe_vocab_size,
+                "data.labels": labels, "optim.steps": self.steps, "optim.batch_size": self.batch_size,
+                "optim.lr": self.lr, "optim.warmup_steps": self.warmup_steps, "optim.lr_schedule": "constant",
+                "loss.aux_weight": self.aux_weight, "run.eval_every": min(self.eval_every, self.steps),
+                "run.seed": self.seed, "run.progress": False}
+        return [f"--{k}={json.dumps(v)}" for k, v in keys.items()]
+
+
+@dataclass
+class ProbeStageConfig:
+    files: list[str] = field(default_factory=list)
+    """Probe files (format: training/probes.py); [] = data/probes/gold_test.jsonl and generated_test.jsonl."""
+
+    def problems(self) -> list[str]:
+        return []
+
+
+@dataclass
 class RunConfig:
     ingest: IngestConfig = field(default_factory=IngestConfig)
     parse: ParseConfig = field(default_factory=ParseConfig)
@@ -143,4 +210,6 @@ class RunConfig:
     aggregate: AggregateConfig = field(default_factory=AggregateConfig)
     registers: RegistersConfig = field(default_factory=RegistersConfig)
     report: ReportConfig = field(default_factory=ReportConfig)
+    train: TrainStageConfig = field(default_factory=TrainStageConfig)
+    probe: ProbeStageConfig = field(default_factory=ProbeStageConfig)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pipeline.config import to_dict, to_toml
 from pipeline.errors import UserError
-from pipeline.io import write_json, write_text
+from pipeline.io import file_sha256, write_json, write_text
 from pipeline.lock import code_sha256, files_sha256, is_fresh, json_sha256, read_lock, write_lock
 from pipeline.run_config import RunConfig
 from pipeline.stages import CODE_COMMON, STAGE_NAMES, STAGES, Context, Stage
@@ -76,8 +76,8 @@ def run_pipeline(run_dir: Path, config: RunConfig, *, until: str | None = None, 
         else:
             started = time.perf_counter()
             summary = stage.run(ctx)
-            entry = {"fingerprint": print_fp, "outputs": {Path(k).name: v for k, v in files_sha256(
-                [ctx.path(name) for name in stage.outputs]).items()},
+            # keyed by the name relative to the run folder, as lock.is_fresh looks outputs up (model/ckpt.pt)
+            entry = {"fingerprint": print_fp, "outputs": {name: file_sha256(ctx.path(name)) for name in stage.outputs},
                 "seconds": round(time.perf_counter() - started, 2), "summary": summary,
                 "warnings": ctx.warnings, "finished": datetime.now(timezone.utc).isoformat(timespec="seconds")}
             lock["stages"][stage.name] = entry

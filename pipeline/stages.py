@@ -262,6 +262,53 @@ def report_environment(config: RunConfig) -> dict[str, Any]:
             "compare": file_sha256(compared) if compared and compared.exists() else None}
 
 
+MODEL_DIR = "model"
+MODEL_CKPT = f"{MODEL_DIR}/ckpt.pt"
+PROBE_RESULTS = "probe.json"
+DEFAULT_PROBES = ("data/probes/gold_test.jsonl", "data/probes/generated_test.jsonl")
+
+
+def train_stage(ctx: Context) -> dict[str, Any]:
+    """A short training run on the run's own registers into RUN_DIR/model/ (always from scratch: the
+    stage reruns only when its inputs, config or code changed)."""
+    from pipeline.config import load_config
+    from training.config import TrainConfig
+    from training.train import train
+
+    out = ctx.path(MODEL_DIR)
+    if out.exists():
+        shutil.rmtree(out)
+    config = load_config(TrainConfig, None, ctx.config.train.overrides(str(ctx.run_dir)))
+    records = train(config, out)
+    last = records[-1]
+    return {"checkpoint": str(ctx.path(MODEL_CKPT)), "steps": last["step"],
+            "tokens_per_s": round(last["tokens_per_s"], 1), "train_seconds": round(sum(
+                r["train_seconds"] for r in records), 1),
+            **{k: round(last[k], 4) for k in ("ce_loss", "reg_loss", "eval_ce_loss", "reg_acc") if k in last}}
+
+
+def probe_files(config: RunConfig) -> list[Path]:
+    from pipeline.lock import PROJECT_ROOT
+
+    return [Path(f) for f in config.probe.files] or [PROJECT_ROOT / f for f in DEFAULT_PROBES]
+
+
+def probe_stage(ctx: Context) -> dict[str, Any]:
+    """Binding-probe accuracy of RUN_DIR/model/ckpt.pt on each probe file (probe.json keeps every item)."""
+    from training.probes import evaluate_checkpoint, read_probes
+
+    results = {path.stem: {"file": str(path), **evaluate_checkpoint(ctx.path(MODEL_CKPT), read_probes(path))}
+               for path in probe_files(ctx.config)}
+    write_json(ctx.path(PROBE_RESULTS), results)
+    return {name: {k: round(r[k], 4) if isinstance(r[k], float) else r[k]
+                   for k in ("n", "accuracy", "ci_low", "ci_high", "chance")} for name, r in results.items()}
+
+
+def probe_environment(config: RunConfig) -> dict[str, Any]:
+    """The probe files are outside the run folder."""
+    return {str(p): file_sha256(p) if p.exists() else None for p in probe_files(config)}
+
+
 CODE_COMMON = ("pipeline/io.py", "pipeline/schemas.py", "pipeline/stages.py")
 """Code every stage's version includes."""
 STAGES: tuple[Stage, ...] = (
@@ -280,5 +327,9 @@ STAGES: tuple[Stage, ...] = (
     Stage("report", (S.DOCS, S.CANDIDATES, S.VOTES, S.BINDINGS, "aggregate.json", S.REGISTERS),
           ("report.html", "report.json"), ("report",), ("labelers/report",), report_stage,
           environment=report_environment),
+    Stage("train", (S.DOCS, S.REGISTERS), (MODEL_CKPT,), ("train",), ("training",), train_stage),
+    Stage("probe", (MODEL_CKPT,), (PROBE_RESULTS,), ("probe",),
+          ("training/probes.py", "training/checkpoint.py", "training/model.py"), probe_stage,
+          environment=probe_environment),
 )
 STAGE_NAMES = tuple(stage.name for stage in STAGES)

@@ -51,6 +51,7 @@ from training.tokenizer import PAD_ID
 
 FIELDS = ("id", "pair", "context", "query", "candidates", "answer")
 BOOTSTRAP_REPS = 1000
+WORD = re.compile(r"\w+(?:['’-]\w+)*")  # a word with inner apostrophes or hyphens: "don't", "well-bred"
 LogProb = Callable[[Sequence[tuple[str, str]]], list[float]]
 """Total log-probability of each (prefix, continuation) pair."""
 
@@ -112,7 +113,8 @@ def read_probes(path: Path) -> list[Probe]:
         probes.append(Probe(obj["id"], obj["pair"], obj["context"], obj["query"], tuple(obj["candidates"]),
                             obj["answer"]))
     if problems:
-        raise UserError(f"{len(problems)} problem(s) in {path} (format: training/probes.py): " + "; ".join(problems[:10]))
+        raise UserError(f"{len(problems)} problem(s) in {path} (format: training/probes.py): "
+                        + "; ".join(problems[:10]))
     if not probes:
         raise UserError(f"probe file {path} holds no items")
     return probes
@@ -151,16 +153,11 @@ def model_logprob(model: GPT, tokenizer: Tokenizer, batch_size: int = 64) -> Log
     return score
 
 
-def word_re() -> re.Pattern[str]:
-    return re.compile(r"\w+(?:['’-]\w+)*")
-
-
 def word_counts(texts: Sequence[str]) -> dict[str, int]:
     """Lower-cased whole-word counts (the frequency baseline's table)."""
     counts: dict[str, int] = {}
-    pattern = word_re()
     for text in texts:
-        for word in pattern.findall(text.lower()):
+        for word in WORD.findall(text.lower()):
             counts[word] = counts.get(word, 0) + 1
     return counts
 

@@ -5,8 +5,8 @@ candidate row (columns of labelers.extraction.CANDIDATE_COLUMNS), NaN-safe.
 """
 from snorkel.labeling import LabelingFunction
 
-from labelers.lfs import (comparison, coref, determiners, distance, expletive, lexicon, names, negation,
-                          noisy, syntax)
+from labelers.lfs import (comparison, coref, determiners, distance, expletive, idioms, lexicon, names,
+                          negation, noisy, syntax)
 
 FAMILIES = {
     "syntax": syntax.LFS,
@@ -16,6 +16,7 @@ FAMILIES = {
     "comparison": comparison.LFS,
     "determiners": determiners.LFS,
     "names": names.LFS,
+    "idioms": idioms.LFS,
     "lexicon": lexicon.LFS,
     "coref": coref.LFS,
     "noisy": noisy.LFS,

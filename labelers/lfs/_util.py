@@ -68,6 +68,6 @@ def blocked(x, block) -> bool:
         return True
     if lemma in block["ambiguous"] and text(x.relation) in ("amod", "conj") and flag(x.attr_before):
         return True
-    if lemma in block["relational"] and text(x.prep):
+    if lemma in block["relational"] and (text(x.prep) or (flag(x.attr_before) and text(x.relation) == "amod")):
         return True
     return text(x.ent_lower) == "it" and lemma in block["weather"]

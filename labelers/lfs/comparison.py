@@ -17,4 +17,12 @@ def lf_relational_prep(x, relational):
     return NOT_BOUND if text(x.prep) and text(x.attr_lemma) in relational else ABSTAIN
 
 
-LFS = [lf_than_comparison, lf_relational_prep]
+@labeling_function(resources=dict(relational=BLOCK["relational"]))
+def lf_relational_attributive(x, relational):
+    """A relational adjective before its noun compares it with something: "of equal size", "a different
+    title", "the previous day" -> NOT_BOUND."""
+    ok = text(x.attr_lemma) in relational and flag(x.attr_before) and text(x.relation) in ("amod", "conj")
+    return NOT_BOUND if ok else ABSTAIN
+
+
+LFS = [lf_than_comparison, lf_relational_prep, lf_relational_attributive]

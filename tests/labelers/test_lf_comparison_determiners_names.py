@@ -2,7 +2,7 @@
 from lf_helpers import check_votes
 
 from labelers.labels import ABSTAIN, NOT_BOUND
-from labelers.lfs import comparison, determiners, names
+from labelers.lfs import comparison, determiners, idioms, names
 
 
 def test_than_comparison(parser):
@@ -20,6 +20,23 @@ def test_relational_prep(parser):
         ("Her taste was different from his.", "taste", "different", NOT_BOUND),
         ("She was fond of music.", "She", "fond", ABSTAIN),
         ("His house was large.", "house", "large", ABSTAIN),
+    ])
+
+
+def test_relational_attributive(parser):
+    check_votes(parser, comparison.lf_relational_attributive, [
+        ("The two rooms were of equal size.", "size", "equal", NOT_BOUND),
+        ("She gave it a different title.", "title", "different", NOT_BOUND),
+        ("Her taste was different from his.", "taste", "different", ABSTAIN),
+        ("The tall man was here.", "man", "tall", ABSTAIN),
+    ])
+
+
+def test_fixed_phrase(parser):
+    check_votes(parser, idioms.lf_fixed_phrase, [
+        ("She had a great deal of money.", "deal", "great", NOT_BOUND),
+        ("He stayed a little while.", "while", "little", NOT_BOUND),
+        ("It was a great house.", "house", "great", ABSTAIN),
     ])
 
 

@@ -18,7 +18,8 @@ from pipeline.run_config import RunConfig
 from pipeline.runner import run_pipeline
 from pipeline.stages import STAGE_NAMES
 
-FAST = ["--aggregate.epochs=50"]
+FAST = ["--aggregate.epochs=50", "--train.steps=2", "--train.n_layer=1", "--train.n_head=2", "--train.d_model=16",
+        "--train.block_size=32", "--train.bpe_vocab_size=512", "--train.batch_size=2", "--train.warmup_steps=0"]
 
 
 def config_for(corpus: Path, *extra: str) -> RunConfig:
@@ -44,7 +45,7 @@ def test_full_run_writes_every_file(finished_run):
     assert [s for s in report["stages"]] == list(STAGE_NAMES)
     for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
                  "registers.parquet", "config.toml", "run.lock", "run.json", "report.html", "report.json",
-                 "label_model.pkl", "ingest_report.json", "splits.json"):
+                 "label_model.pkl", "ingest_report.json", "splits.json", "model/ckpt.pt", "probe.json"):
         assert (run_dir / name).exists(), name
     assert not list(run_dir.glob(".*.tmp")), "no temporary file may be left behind"
     meta = read_metadata(run_dir / "registers.parquet")
@@ -57,6 +58,21 @@ def test_full_run_writes_every_file(finished_run):
     assert read_metadata(run_dir / "bindings.parquet")["method"] == "majority_fallback"
     assert any("majority vote used" in w for w in report["warnings"])
     assert any("ingest skipped 5" in w for w in report["warnings"])
+    probes = json.loads((run_dir / "probe.json").read_text())
+    assert set(probes) == {"gold_test", "generated_test"} and probes["generated_test"]["n"] >= 500
+    assert report["stages"]["train"]["summary"]["steps"] == 2
+
+
+def test_probe_cli_accepts_the_run_checkpoint(finished_run, tmp_path):
+    import pipeline.cli  # noqa: F401  (registers the commands)
+
+    run_dir, _ = finished_run
+    out = tmp_path / "probe.json"
+    gold = Path(__file__).parents[2] / "data/probes/gold_test.jsonl"
+    result = CliRunner().invoke(app, ["probe", "--checkpoint", str(run_dir / "model" / "ckpt.pt"),
+                                      "--probes", str(gold), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["n"] == json.loads((run_dir / "probe.json").read_text())["gold_test"]["n"]
 
 
 def test_rerun_skips_everything_and_is_byte_identical(finished_run):
