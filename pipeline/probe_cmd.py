@@ -70,6 +70,8 @@ def build(
     gold: Optional[Path] = typer.Option(None, help="Build the gold set (a) from this gold passages file "
                                         "instead of the generated set (b)."),
     split: list[str] = typer.Option(["test"], help="Split(s) whose passages are used (repeat the option)."),
+    pronouns: bool = typer.Option(False, "--pronouns", help="Generated set: also use bindings made through a "
+                                  "pronoun (resolved by the heuristic coreference)."),
 ) -> None:
     """Write a paired probe set and print its size and its baselines (which must sit at chance)."""
     from pipeline import schemas as S
@@ -79,7 +81,7 @@ def build(
 
     if gold is None and len(split) != 1:
         raise UserError(f"--split: the generated set takes one split, got {split}")
-    items = gold_items(run_dir, gold, split) if gold else generated_items(run_dir, min_p, split[0])
+    items = gold_items(run_dir, gold, split) if gold else generated_items(run_dir, min_p, split[0], pronouns=pronouns)
     if not items:
         raise UserError(f"no probe item could be made from {run_dir} (splits {split}); see training/probe_sets.py "
                         "for the conditions an entity pair must meet")

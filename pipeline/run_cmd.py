@@ -17,12 +17,16 @@ from pipeline.runner import run_pipeline
 from pipeline.stages import STAGE_NAMES
 
 HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
-             "aggregate": "accepted", "registers": "token_fraction_any_slot", "report": "html"}
+             "aggregate": "accepted", "registers": "token_fraction_any_slot", "report": "html",
+             "train": "eval_ce_loss"}
 
 
 def _headline(name: str, entry: dict[str, Any]) -> str:
+    summary = entry.get("summary", {})
+    if name == "probe":  # one accuracy per probe file
+        return ", ".join(f"{file} acc = {r['accuracy']:.3f}" for file, r in summary.items())
     key = HEADLINES.get(name)
-    value = entry.get("summary", {}).get(key)
+    value = summary.get(key)
     if isinstance(value, float):
         return f"{key} = {value:.4f}"
     return f"{key} = {value:,}" if isinstance(value, int) else f"{key} = {value}" if key else ""

@@ -310,7 +310,8 @@ def probe_environment(config: RunConfig) -> dict[str, Any]:
 
 
 CODE_COMMON = ("pipeline/io.py", "pipeline/schemas.py", "pipeline/stages.py")
-"""Code every stage's version includes."""
+"""Code every stage's version includes. All of stages.py, not just the stage's own function, because
+the stage functions share helpers there: a stale cache costs more than a rerun."""
 STAGES: tuple[Stage, ...] = (
     Stage("ingest", (), (S.DOCS, "splits.json", "ingest_report.json"), ("ingest",),
           ("pipeline/ingest.py",), ingest_stage, environment=corpus_environment),

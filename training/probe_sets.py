@@ -19,8 +19,12 @@ heuristic coreference of labelers/extraction.py (items resting on it carry ``"vi
 assertions checked for conflicts are the region's gold bindings plus the run's accepted candidates
 before the region (the text there is not annotated).
 
-(b) generated: bindings are candidates with p_lm >= ``min_p`` that are not negated; conflicts are all
-accepted candidates (p_lm >= the run's threshold) and negated candidates with p_lm >= min_p.
+(b) generated: bindings are candidates with p_lm >= ``min_p`` that are not negated and pass
+``probe_worthy`` (rules added after the hand check of the first version of the set: a plain word on both
+sides, not part of a hyphenated or dashed token; an adjective that names a property, not a degree,
+determiner-like or relational one, nor "dear" of address; and by default no pronoun mention, since 1 of
+5 pronoun-based items in that check was right); conflicts are all accepted candidates (p_lm >= the run's
+threshold) and negated candidates with p_lm >= min_p.
 """
 from __future__ import annotations
 
@@ -34,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from labelers.lexicon import attribute_type
 from pipeline import schemas as S
 from pipeline.errors import UserError
 from pipeline.io import read_metadata, read_parquet
@@ -41,6 +46,10 @@ from pipeline.io import read_metadata, read_parquet
 WINDOW_CHARS = 400
 MAX_PAIRS = 4
 NAME = re.compile(r"[\w .'-]*\w")
+NOT_A_PROPERTY_TYPES = frozenset({"degree", "determiner", "relational"})
+"""Lexicon types of adjectives that limit or compare rather than describe ("a mere jargon", "such")."""
+ADDRESS_WORDS = frozenset({"dear"})
+"""Adjectives mostly seen in forms of address ("my dear madam"), whose noun is no entity of the story."""
 MENTION_COLUMNS = ["doc_id", "ent_id", "ent_start", "ent_kind", "ent_name", "ent_lower", "ent_plural"]
 
 
@@ -146,6 +155,20 @@ def load_tables(run_dir: Path, splits: Iterable[str]) -> RunTables:
     return RunTables(docs, cands, sentence_ends, threshold)
 
 
+def _plain_word(text: str, start: int, end: int) -> bool:
+    """An alphabetic token that is not a piece of a hyphenated or dashed word ("generous-hearted")."""
+    before, after = text[start - 1:start], text[end:end + 1]
+    return text[start:end].isalpha() and before != "-" and after != "-"
+
+
+def probe_worthy(row: Any, text: str, pronouns: bool) -> bool:
+    """Whether a high-confidence binding makes a clean probe (see the module docstring, set (b))."""
+    adjective = str(row.attr_lower)
+    return (_plain_word(text, row.attr_start, row.attr_end) and _plain_word(text, row.ent_start, row.ent_end)
+            and attribute_type(adjective) not in NOT_A_PROPERTY_TYPES and adjective not in ADDRESS_WORDS
+            and (pronouns or row.ent_kind != "pron"))
+
+
 def _candidate_binding(row: Any, usable: bool) -> Binding:
     return Binding(int(row.ent_id), str(row.attr_lower), min(row.ent_start, row.attr_start),
                    max(row.ent_end, row.attr_end), usable, f"{row.ent_text} -> {row.attr_lower} (p={row.p_lm:.3f})",
@@ -153,7 +176,7 @@ def _candidate_binding(row: Any, usable: bool) -> Binding:
 
 
 def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", window_chars: int = WINDOW_CHARS,
-                    max_pairs: int = MAX_PAIRS) -> list[dict[str, Any]]:
+                    max_pairs: int = MAX_PAIRS, pronouns: bool = False) -> list[dict[str, Any]]:
     """Set (b): pairs from the run's high-confidence bindings in one split's passages."""
     if not 0.0 < min_p <= 1.0:
         raise UserError(f"--min-p {min_p} must be in (0, 1]")
@@ -165,11 +188,12 @@ def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", wind
         if cands is None:
             continue
         kept = cands[(cands["p_lm"] >= run.threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
-        bindings = [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated)) for r in kept.itertuples()]
+        bindings = [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
+                    for r in kept.itertuples()]
         queries = entity_queries(cands[MENTION_COLUMNS])
         items += passage_items(doc_id, text, bindings, queries, run.sentence_ends.get(doc_id, np.zeros(0)),
                                window_chars=window_chars, max_pairs=max_pairs,
-                               extra={"doc_id": doc_id, "split": split, "min_p": min_p})
+                               extra={"doc_id": doc_id, "split": split, "min_p": min_p, "pronouns": pronouns})
     return items
 
 
