@@ -55,9 +55,10 @@ class DataConfig:
     def problems(self) -> list[str]:
         found = []
         if bool(self.labels) == bool(self.synthetic):
-            found.append("give exactly one data source: --labels RUN_DIR or --data synthetic:fusion")
+            found.append(f"labels={self.labels!r}, synthetic={self.synthetic!r}: give exactly one data source, "
+                         "--labels RUN_DIR or --data synthetic:fusion")
         if self.synthetic and self.synthetic not in synthetic.TASKS:
-            found.append(f"synthetic task {self.synthetic!r} is unknown; known: {', '.join(synthetic.TASKS)}")
+            found.append(f"synthetic: task {self.synthetic!r} is unknown; known: {', '.join(synthetic.TASKS)}")
         if self.eval_split and self.eval_split not in schemas.SPLITS:
             found.append(f"eval_split {self.eval_split!r} is not one of {', '.join(schemas.SPLITS)}")
         if self.bpe_vocab_size < 512:

@@ -118,7 +118,7 @@ def test_cli_flags_reach_the_config(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--data", "fusion"], "expected synthetic:TASK"),
-    (["--data", "synthetic:other"], "synthetic task 'other' is unknown"),
+    (["--data", "synthetic:other"], "synthetic: task 'other' is unknown"),
     ([], "give exactly one data source"),
     (["--data", "synthetic:fusion", "--lr-schedule", "linear", "--optim.lr=-1"], "2 problem(s)"),
 ])
