@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import platform
 import sys
 import time
 from pathlib import Path
@@ -44,6 +43,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_common import machine_info  # noqa: E402  (beside this script)
 from labelers.variants import write_variant  # noqa: E402
 from pipeline.config import load_config  # noqa: E402
 from pipeline.io import write_json, write_text  # noqa: E402
@@ -86,6 +86,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--work", type=Path, default=ROOT / "benchmarks/_work/real_text")
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/real_text.json")
     parser.add_argument("--resume", action="store_true", help="continue interrupted seeds from their checkpoints")
+    parser.add_argument("--report-only", action="store_true", help="only rewrite the Markdown table from RESULTS")
     parser.add_argument("--max-examples", type=int, default=2000, help="decodability examples per slot and split")
     args = parser.parse_args(own)
     args.extra = extra
@@ -181,11 +182,28 @@ def fmt(summary: dict[str, Any] | None, digits: int = 3) -> str:
     return f"{summary['mean']:.{digits}f}{ci} ({seeds})"
 
 
+def probe_levels(runs: dict[str, Any]) -> list[str]:
+    """Chance and shortcut-baseline accuracies of each probe set, as measured in the runs (ranges if they vary)."""
+    lines = []
+    for name in sorted({n for arm in runs.values() for seed in arm.values() for n in seed["probes"]}):
+        found = [seed["probes"][name] for arm in runs.values() for seed in arm.values() if name in seed["probes"]]
+        levels = {"chance": [f["chance"] for f in found]}
+        for base in found[0]["baselines"]:
+            levels[base] = [f["baselines"][base]["accuracy"] for f in found]
+        shown = ", ".join(f"{k} {min(v):.3f}" + (f"-{max(v):.3f}" if max(v) > min(v) else "") for k, v in levels.items())
+        lines.append(f"Probe set {name}: {shown}.")
+    return lines
+
+
 def markdown(results: dict[str, Any]) -> str:
     agg = results["aggregate"]
     keys = sorted({k for arm in agg["arms"].values() for k in arm}, key=lambda k: (not k.startswith("probe_"), k))
-    lines = [f"# Real-text binding experiment ({results['machine']['device']}, {results['protocol']['steps']} steps, "
+    machine = results["machine"]
+    lines = [f"# Real-text binding experiment ({results['protocol']['steps']} steps, "
              f"{results['protocol']['tokens_per_run']:,} training tokens per run)", "",
+             f"- date: {results['updated']}", f"- command: `{results.get('command', '')}`",
+             f"- machine: {machine['cpu']} ({machine.get('cpus', '?')} CPUs, {machine.get('threads', '?')} torch "
+             f"threads), device {machine['device']}, torch {machine['torch']}", "",
              "Each cell: mean [95% t-interval across seeds] (per-seed values).", "",
              "| arm | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
     for arm, figures in agg["arms"].items():
@@ -194,28 +212,25 @@ def markdown(results: dict[str, Any]) -> str:
     if agg["reg_lm_minus_shuffled"]:
         lines += ["", "reg_lm minus reg_shuffled, paired by seed: " + "; ".join(
             f"{k} {fmt(v)}" for k, v in agg["reg_lm_minus_shuffled"].items())]
-    lines += ["", "Probe chance level 0.5; baselines (most recent, most frequent, first) 0.5 on both sets.",
+    lines += ["", *probe_levels(results["runs"]),
               "Per-seed bootstrap intervals, curves and decodability per slot: the JSON file."]
     return "\n".join(lines) + "\n"
-
-
-def machine() -> dict[str, Any]:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
-    device = torch.cuda.get_device_name(0) if torch.cuda.is_available() else f"CPU x{torch.get_num_threads()}"
-    return {"device": device, "cpu": cpu, "torch": torch.__version__}
 
 
 def main(argv: list[str]) -> None:
     args = parse_args(argv)
     results = json.loads(args.results.read_text()) if args.results.exists() else {"runs": {}}
+    if args.report_only:
+        write_text(args.results.with_suffix(".md"), markdown(results))
+        return
     sets = probe_sets(args)
     sample = config_for(args.arms[0], args.seeds[0], args)
     results["protocol"] = {"model": MODEL, "extra": args.extra, "steps": args.steps, "save_every": args.save_every,
                            "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
                            "arms": {a: {"labels": ARMS[a][0], "aux_weight": ARMS[a][1]} for a in ARMS},
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
-    results["machine"] = machine()
+    results["machine"] = machine_info()
+    results["command"] = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
     for arm in args.arms:
         for seed in args.seeds:
             if str(seed) in results["runs"].get(arm, {}):

@@ -20,7 +20,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -31,6 +30,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_common import machine_info  # noqa: E402  (beside this script)
 from pipeline.io import write_json, write_text  # noqa: E402
 from training import synthetic  # noqa: E402
 
@@ -73,14 +73,6 @@ def run_seed(arm: str, seed: int, args: argparse.Namespace) -> dict:
             "final_reg_acc": records[-1]["reg_acc"],
             "train_seconds_per_1000_steps": 1000 * sum(r["train_seconds"] for r in records) / steps,
             "wall_seconds_this_call": time.perf_counter() - started}
-
-
-def machine() -> dict:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
-    return {"platform": platform.platform(), "cpu": cpu, "cpus": os.cpu_count(), "torch": torch.__version__,
-            "device": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu",
-            "python": platform.python_version()}
 
 
 def markdown(results: dict) -> str:
@@ -128,7 +120,7 @@ def main() -> None:
     if results.get("protocol", protocol) != protocol:
         sys.exit(f"{args.results} holds results of another protocol ({results['protocol']}); "
                  "pass the same options or another --results")
-    results.update(protocol=protocol, audit=synthetic.audit(synthetic.generate(24000, 0, 3), 3), machine=machine(),
+    results.update(protocol=protocol, audit=synthetic.audit(synthetic.generate(24000, 0, 3), 3), machine=machine_info(),
                    command="python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]))
     # Seed-major order, so that a partial run (the benchmark takes hours on 2 cores) covers every arm.
     order = sorted(((seed, arm) for arm in args.arms for seed in ARMS[arm][2]), key=lambda p: p[0])
