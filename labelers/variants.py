@@ -27,7 +27,7 @@ import pandas as pd
 from labelers.registers import materialise
 from pipeline import schemas as S
 from pipeline.errors import UserError
-from pipeline.io import atomic_path, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.io import atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
 
 ARMS = ("lm", "mv", "shuffled", "names")
 CANDIDATE_COLUMNS = S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma", "antecedent_i", "ent_kind", "ent_name",
@@ -59,9 +59,7 @@ def variant_inputs(run_dir: Path, arm: str, seed: int) -> tuple[pd.DataFrame, np
     """(candidates with the arm's attr_lemma, the binding probability the arm thresholds)."""
     cands = read_parquet(run_dir / S.CANDIDATES, CANDIDATE_COLUMNS, "candidates", S.SCHEMA_VERSION)
     bindings = read_parquet(run_dir / S.BINDINGS, S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    if not bindings["cand_id"].equals(cands["cand_id"]):
-        raise UserError(f"{run_dir / S.BINDINGS} does not match {run_dir / S.CANDIDATES}; rerun the pipeline "
-                        f"on {run_dir} with --force from the label stage")
+    check_aligned(run_dir, S.BINDINGS, bindings, cands)
     p = bindings["p_mv" if arm == "mv" else "p_lm"].to_numpy()
     threshold = read_metadata(run_dir / S.REGISTERS)["threshold"]
     if arm == "shuffled":

@@ -84,6 +84,13 @@ def read_parquet(path: Path, required: list[str] | None = None, kind: str | None
     return df
 
 
+def check_aligned(run_dir: Path, name: str, frame: pd.DataFrame, cands: pd.DataFrame) -> None:
+    """A file keyed by candidate (votes, bindings) must list candidates.parquet's rows in the same order."""
+    if not frame["cand_id"].equals(cands["cand_id"]):
+        raise UserError(f"{Path(run_dir) / name} does not match {Path(run_dir) / 'candidates.parquet'} row by "
+                        f"row; rerun `regscaffold run --out {run_dir} --force` from the label stage")
+
+
 def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as fh:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pipeline import schemas as S
-from pipeline.io import file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.io import check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
 from pipeline.lock import json_sha256
 from pipeline.progress import progress_bar
 from pipeline.run_config import RunConfig
@@ -230,9 +230,7 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
     cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma",
                          "antecedent_i"], "candidates", S.SCHEMA_VERSION)
     bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    if not bindings["cand_id"].equals(cands["cand_id"]):
-        raise ValueError(f"{ctx.path(S.BINDINGS)} does not match {ctx.path(S.CANDIDATES)}; "
-                         f"rerun with --force from the label stage")
+    check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
     cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
     with progress_bar("registers", tokens["doc_id"].nunique()) as advance:
         table, vocab, summary = materialise(tokens, cands, bindings["p_lm"].to_numpy(), threshold,

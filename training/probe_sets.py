@@ -41,7 +41,7 @@ import pandas as pd
 from labelers.lexicon import attribute_type
 from pipeline import schemas as S
 from pipeline.errors import UserError
-from pipeline.io import read_metadata, read_parquet
+from pipeline.io import check_aligned, read_metadata, read_parquet
 
 WINDOW_CHARS = 400
 MAX_PAIRS = 4
@@ -142,9 +142,7 @@ def load_tables(run_dir: Path, splits: Iterable[str]) -> RunTables:
                          "ent_name", "ent_lower", "ent_plural", "attr_lower", "negated"], "candidates",
                          S.SCHEMA_VERSION)
     bindings = read_parquet(run_dir / S.BINDINGS, S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    if not bindings["cand_id"].equals(cands["cand_id"]):
-        raise UserError(f"{run_dir / S.BINDINGS} does not match {run_dir / S.CANDIDATES}; rerun the pipeline "
-                        f"on {run_dir} (regscaffold run --out {run_dir})")
+    check_aligned(run_dir, S.BINDINGS, bindings, cands)
     cands = cands.assign(p_lm=bindings["p_lm"].to_numpy())
     cands = cands[cands["split"].isin(splits)]
     tokens = read_parquet(run_dir / S.TOKENS, ["doc_id", "sent", "end"], "tokens", S.SCHEMA_VERSION)

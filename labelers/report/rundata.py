@@ -11,7 +11,7 @@ import pandas as pd
 
 from pipeline import schemas as S
 from pipeline.errors import UserError
-from pipeline.io import read_metadata, read_parquet
+from pipeline.io import check_aligned, read_metadata, read_parquet
 
 NEEDED = {S.DOCS: "ingest", S.CANDIDATES: "candidates", S.VOTES: "label", S.BINDINGS: "aggregate",
           "aggregate.json": "aggregate", S.REGISTERS: "registers"}
@@ -41,12 +41,6 @@ def check_complete(run_dir: Path) -> None:
         raise UserError(f"{run_dir} lacks {', '.join(missing)}; run `regscaffold run --out {run_dir}` first")
 
 
-def _aligned(run_dir: Path, name: str, frame: pd.DataFrame, cands: pd.DataFrame) -> None:
-    if not frame["cand_id"].equals(cands["cand_id"]):
-        raise UserError(f"{run_dir / name} does not match {run_dir / S.CANDIDATES} row by row; rerun "
-                        f"`regscaffold run --out {run_dir} --force` from the label stage")
-
-
 def load_run(run_dir: Path) -> RunData:
     run_dir = Path(run_dir)
     check_complete(run_dir)
@@ -56,8 +50,8 @@ def load_run(run_dir: Path) -> RunData:
     votes = read_parquet(run_dir / S.VOTES, ["cand_id", "split"], "votes", S.SCHEMA_VERSION)
     lf_names = list(read_metadata(run_dir / S.VOTES).get("lfs", []))
     bindings = read_parquet(run_dir / S.BINDINGS, S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    _aligned(run_dir, S.VOTES, votes, cands)
-    _aligned(run_dir, S.BINDINGS, bindings, cands)
+    check_aligned(run_dir, S.VOTES, votes, cands)
+    check_aligned(run_dir, S.BINDINGS, bindings, cands)
     registers = read_parquet(run_dir / S.REGISTERS, S.REGISTER_COLUMNS, "registers", S.SCHEMA_VERSION)
     aggregate = json.loads((run_dir / "aggregate.json").read_text(encoding="utf-8"))
     L = votes[lf_names].to_numpy(np.int64).reshape(len(votes), len(lf_names))
