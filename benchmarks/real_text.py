@@ -19,7 +19,7 @@ Per arm and seed: probe accuracy (training/probes.py) on the gold set (a), the g
 attribute tokens at re-mentions, and linear decodability with its control task (training/measures.py);
 training tokens/s. Results: RESULTS (JSON, per seed and aggregated) and RESULTS with .md.
 
-Resumable: arm x seed pairs already in RESULTS are skipped; a seed whose training was interrupted
+Seed-major and resumable: arm x seed pairs already in RESULTS are skipped; a seed whose training was interrupted
 continues from its checkpoint with --resume.
 
     OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py
@@ -195,6 +195,20 @@ def probe_levels(runs: dict[str, Any]) -> list[str]:
     return lines
 
 
+def curve_table(runs: dict[str, Any], key: str, digits: int) -> list[str]:
+    """One row per arm: the mean across seeds of KEY at each saved checkpoint."""
+    steps = sorted({point["step"] for arm in runs.values() for seed in arm.values() for point in seed["curve"]})
+    lines = ["| arm | " + " | ".join(str(step) for step in steps) + " |", "|---" * (len(steps) + 1) + "|"]
+    for arm, seeds in runs.items():
+        cells = []
+        for step in steps:
+            values = [point[key] for seed in seeds.values() for point in seed["curve"]
+                      if point["step"] == step and point.get(key) is not None]
+            cells.append(f"{np.mean(values):.{digits}f}" if values else "-")
+        lines.append(f"| {arm} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def markdown(results: dict[str, Any]) -> str:
     agg = results["aggregate"]
     keys = sorted({k for arm in agg["arms"].values() for k in arm}, key=lambda k: (not k.startswith("probe_"), k))
@@ -212,8 +226,12 @@ def markdown(results: dict[str, Any]) -> str:
     if agg["reg_lm_minus_shuffled"]:
         lines += ["", "reg_lm minus reg_shuffled, paired by seed: " + "; ".join(
             f"{k} {fmt(v)}" for k, v in agg["reg_lm_minus_shuffled"].items())]
-    lines += ["", *probe_levels(results["runs"]),
-              "Per-seed bootstrap intervals, curves and decodability per slot: the JSON file."]
+    lines += ["", *probe_levels(results["runs"])]
+    for key, title, digits in (("generated", "Probe set generated accuracy", 3), ("gold", "Probe set gold accuracy", 3),
+                               ("eval_ce_loss", "Valid cross-entropy (nats/token)", 3)):
+        lines += ["", f"{title} at each checkpoint (training step), mean across seeds:", "",
+                  *curve_table(results["runs"], key, digits)]
+    lines += ["", "Per-seed bootstrap intervals, per-seed curves and decodability per slot: the JSON file."]
     return "\n".join(lines) + "\n"
 
 
@@ -231,8 +249,8 @@ def main(argv: list[str]) -> None:
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
     results["machine"] = machine_info()
     results["command"] = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
-    for arm in args.arms:
-        for seed in args.seeds:
+    for seed in args.seeds:  # seed-major, so an interrupted benchmark leaves every arm with the same seeds
+        for arm in args.arms:
             if str(seed) in results["runs"].get(arm, {}):
                 continue
             started = time.perf_counter()
