@@ -50,7 +50,7 @@ from pipeline.io import write_json, write_text  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import TrainConfig  # noqa: E402
 from training.measures import measure  # noqa: E402
-from training.probes import evaluate_checkpoint, read_probes  # noqa: E402
+from training.probes import bootstrap_ci, evaluate_checkpoint, read_probes  # noqa: E402
 from training.train import train  # noqa: E402
 
 ARMS = {  # name: (label variant, register loss weight)
@@ -71,6 +71,7 @@ MODEL = ["--model.n_layer=4", "--model.n_head=4", "--model.d_model=128", "--mode
 # Fixed cost per run ~2.5 min idle (BPE and windows ~10 s, probes at each of 7 checkpoints ~12 s,
 # valid/test forward and decodability ~1 min), so 1400 steps take ~9.5 + 2.5 = ~12 minutes per run.
 STEPS, SAVE_EVERY = 1400, 200
+GAPS = [("reg_lm", "reg_shuffled"), ("reg_mv", "reg_shuffled"), ("reg_lm", "ce"), ("reg_shuffled", "ce")]
 T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}  # t quantiles (n-1 dof) for the across-seed interval
 
 
@@ -139,6 +140,32 @@ def evaluate_seed(out: Path, sets: dict[str, list], args: argparse.Namespace) ->
     tokens = sum(r["tokens_per_s"] * r["train_seconds"] for r in records)
     return {"probes": probe_all(final, sets), **measure(final, args.run, args.max_examples),
             "tokens_per_s": tokens / seconds, "train_seconds": seconds, "steps": records[-1]["step"], "curve": curve}
+
+
+def paired_gaps(results: dict[str, Any], sets: dict[str, list], args: argparse.Namespace) -> dict[str, Any]:
+    """Accuracy of one arm minus another on each probe set, per item averaged over their common seeds, with a 95%
+    interval from resampling probe pairs (one resample for both arms and every seed): the item-level
+    uncertainty that the across-seed t interval leaves out. Scores the final checkpoints again."""
+    hits: dict[tuple[str, str], np.ndarray] = {}  # (arm, set) -> seeds x items, 0/1
+
+    def arm_hits(arm: str, seeds: list[str], name: str) -> np.ndarray:
+        if (arm, name) not in hits:
+            hits[arm, name] = np.array([[item["right"] for item in evaluate_checkpoint(
+                args.work / f"{arm}-s{seed}" / checkpoint.CKPT, sets[name])["items"]] for seed in seeds], dtype=float)
+        return hits[arm, name]
+
+    gaps = {}
+    for arm, other in GAPS:
+        seeds = sorted(results["runs"].get(arm, {}).keys() & results["runs"].get(other, {}).keys(), key=int)
+        if not seeds:
+            continue
+        found = {}
+        for name, probes in sets.items():
+            diff = (arm_hits(arm, seeds, name) - arm_hits(other, seeds, name)).mean(axis=0)
+            low, high = bootstrap_ci(diff, [p.pair for p in probes])
+            found[name] = {"mean": float(diff.mean()), "ci": [low, high], "n_items": len(probes)}
+        gaps[f"{arm} - {other}"] = {"seeds": [int(s) for s in seeds], "sets": found}
+    return gaps
 
 
 def headline(result: dict[str, Any]) -> dict[str, float | None]:
@@ -226,6 +253,13 @@ def markdown(results: dict[str, Any]) -> str:
     if agg["reg_lm_minus_shuffled"]:
         lines += ["", "reg_lm minus reg_shuffled, paired by seed: " + "; ".join(
             f"{k} {fmt(v)}" for k, v in agg["reg_lm_minus_shuffled"].items())]
+    if results.get("paired_gaps"):
+        lines += ["", "Paired differences per probe item (averaged over the common seeds), 95% interval from "
+                  "resampling probe pairs:", ""]
+    for gap, found in results.get("paired_gaps", {}).items():
+        lines.append(f"- {gap} (seeds {', '.join(map(str, found['seeds']))}): "
+                     + "; ".join(f"probe_{name} {g['mean']:+.3f} [{g['ci'][0]:+.3f}, {g['ci'][1]:+.3f}]"
+                                 for name, g in found["sets"].items()))
     lines += ["", *probe_levels(results["runs"])]
     for key, title, digits in (("generated", "Probe set generated accuracy", 3), ("gold", "Probe set gold accuracy", 3),
                                ("eval_ce_loss", "Valid cross-entropy (nats/token)", 3)):
@@ -249,11 +283,12 @@ def main(argv: list[str]) -> None:
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
     results["machine"] = machine_info()
     results["command"] = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
+    trained = False
     for seed in args.seeds:  # seed-major, so an interrupted benchmark leaves every arm with the same seeds
         for arm in args.arms:
             if str(seed) in results["runs"].get(arm, {}):
                 continue
-            started = time.perf_counter()
+            started, trained = time.perf_counter(), True
             out = train_seed(arm, seed, args)
             results["runs"].setdefault(arm, {})[str(seed)] = evaluate_seed(out, sets, args)
             results["aggregate"] = aggregate(results["runs"])
@@ -262,6 +297,10 @@ def main(argv: list[str]) -> None:
             write_text(args.results.with_suffix(".md"), markdown(results))
             print(f"{arm} seed {seed}: {headline(results['runs'][arm][str(seed)])} "
                   f"({time.perf_counter() - started:.0f} s)", flush=True)
+    if trained or "paired_gaps" not in results:
+        results["paired_gaps"] = paired_gaps(results, sets, args)
+    write_json(args.results, results)
+    write_text(args.results.with_suffix(".md"), markdown(results))
 
 
 if __name__ == "__main__":

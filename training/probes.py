@@ -187,12 +187,13 @@ def baselines(counts: Mapping[str, int] | None) -> dict[str, Baseline]:
     return found
 
 
-def bootstrap_ci(right: Sequence[bool], groups: Sequence[str], reps: int = BOOTSTRAP_REPS,
+def bootstrap_ci(values: Sequence[float], groups: Sequence[str], reps: int = BOOTSTRAP_REPS,
                  seed: int = 0) -> tuple[float, float]:
-    """Percentile 95% interval of accuracy, resampling whole groups (pairs) with replacement."""
+    """Percentile 95% interval of the mean of per-item VALUES (accuracy when they are 0/1 hits; a paired
+    difference when they are one arm's hits minus another's), resampling whole groups (pairs) with replacement."""
     codes = np.unique(np.asarray(groups), return_inverse=True)[1]
     n_groups = int(codes.max()) + 1
-    hits = np.bincount(codes, weights=np.asarray(right, dtype=float), minlength=n_groups)
+    hits = np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=n_groups)
     sizes = np.bincount(codes, minlength=n_groups).astype(float)
     draws = np.random.default_rng(seed).integers(0, n_groups, size=(reps, n_groups))
     accuracy = hits[draws].sum(axis=1) / sizes[draws].sum(axis=1)

@@ -129,3 +129,10 @@ def test_cli_probe_build_and_sample(tmp_path):
     assert figures["n"] == 2 and set(figures["baselines"]) == {"most_recent", "first", "most_frequent"}
     assert np.isfinite([s for i in figures["items"] for s in i["scores"].values()]).all()
     assert "baseline: most_recent" in result.output
+
+
+def test_bootstrap_of_a_paired_difference():
+    # one arm's hits minus another's, per item: pairs whose items cancel give a zero-width interval at 0
+    assert bootstrap_ci([1.0, -1.0] * 20, [f"p{i // 2}" for i in range(40)]) == (0.0, 0.0)
+    low, high = bootstrap_ci([1.0] * 10 + [0.0] * 30, [f"g{i}" for i in range(40)])
+    assert 0.0 < low < 0.25 < high < 0.5
