@@ -125,8 +125,14 @@ def train_seed(arm: str, seed: int, args: argparse.Namespace) -> Path:
 
 
 def probe_all(ckpt: Path, sets: dict[str, list]) -> dict[str, dict[str, Any]]:
-    return {name: {k: v for k, v in evaluate_checkpoint(ckpt, probes).items() if k != "items"}
-            for name, probes in sets.items()}
+    """Each set's figures, with the per-item scores reduced to a string of hits ("0110...", in file order),
+    which the paired comparisons between arms read."""
+    found = {}
+    for name, probes in sets.items():
+        result = evaluate_checkpoint(ckpt, probes)
+        items = result.pop("items")
+        found[name] = result | {"hits": "".join("1" if item["right"] else "0" for item in items)}
+    return found
 
 
 def evaluate_seed(out: Path, sets: dict[str, list], args: argparse.Namespace) -> dict[str, Any]:
@@ -142,26 +148,21 @@ def evaluate_seed(out: Path, sets: dict[str, list], args: argparse.Namespace) ->
             "tokens_per_s": tokens / seconds, "train_seconds": seconds, "steps": records[-1]["step"], "curve": curve}
 
 
-def paired_gaps(results: dict[str, Any], sets: dict[str, list], args: argparse.Namespace) -> dict[str, Any]:
+def paired_gaps(runs: dict[str, Any], sets: dict[str, list]) -> dict[str, Any]:
     """Accuracy of one arm minus another on each probe set, per item averaged over their common seeds, with a 95%
     interval from resampling probe pairs (one resample for both arms and every seed): the item-level
-    uncertainty that the across-seed t interval leaves out. Scores the final checkpoints again."""
-    hits: dict[tuple[str, str], np.ndarray] = {}  # (arm, set) -> seeds x items, 0/1
-
-    def arm_hits(arm: str, seeds: list[str], name: str) -> np.ndarray:
-        if (arm, name) not in hits:
-            hits[arm, name] = np.array([[item["right"] for item in evaluate_checkpoint(
-                args.work / f"{arm}-s{seed}" / checkpoint.CKPT, sets[name])["items"]] for seed in seeds], dtype=float)
-        return hits[arm, name]
+    uncertainty that the across-seed t interval leaves out."""
+    def hits(arm: str, seeds: list[str], name: str) -> np.ndarray:  # seeds x items, 0/1
+        return np.array([[int(h) for h in runs[arm][seed]["probes"][name]["hits"]] for seed in seeds], dtype=float)
 
     gaps = {}
     for arm, other in GAPS:
-        seeds = sorted(results["runs"].get(arm, {}).keys() & results["runs"].get(other, {}).keys(), key=int)
+        seeds = sorted(runs.get(arm, {}).keys() & runs.get(other, {}).keys(), key=int)
         if not seeds:
             continue
         found = {}
         for name, probes in sets.items():
-            diff = (arm_hits(arm, seeds, name) - arm_hits(other, seeds, name)).mean(axis=0)
+            diff = (hits(arm, seeds, name) - hits(other, seeds, name)).mean(axis=0)
             low, high = bootstrap_ci(diff, [p.pair for p in probes])
             found[name] = {"mean": float(diff.mean()), "ci": [low, high], "n_items": len(probes)}
         gaps[f"{arm} - {other}"] = {"seeds": [int(s) for s in seeds], "sets": found}
@@ -283,24 +284,20 @@ def main(argv: list[str]) -> None:
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
     results["machine"] = machine_info()
     results["command"] = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
-    trained = False
     for seed in args.seeds:  # seed-major, so an interrupted benchmark leaves every arm with the same seeds
         for arm in args.arms:
             if str(seed) in results["runs"].get(arm, {}):
                 continue
-            started, trained = time.perf_counter(), True
+            started = time.perf_counter()
             out = train_seed(arm, seed, args)
             results["runs"].setdefault(arm, {})[str(seed)] = evaluate_seed(out, sets, args)
             results["aggregate"] = aggregate(results["runs"])
+            results["paired_gaps"] = paired_gaps(results["runs"], sets)
             results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
             write_json(args.results, results)
             write_text(args.results.with_suffix(".md"), markdown(results))
             print(f"{arm} seed {seed}: {headline(results['runs'][arm][str(seed)])} "
                   f"({time.perf_counter() - started:.0f} s)", flush=True)
-    if trained or "paired_gaps" not in results:
-        results["paired_gaps"] = paired_gaps(results, sets, args)
-    write_json(args.results, results)
-    write_text(args.results.with_suffix(".md"), markdown(results))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline import schemas as S
 from pipeline.errors import UserError
 
 METADATA_KEY = b"regscaffold"
@@ -87,7 +88,7 @@ def read_parquet(path: Path, required: list[str] | None = None, kind: str | None
 def check_aligned(run_dir: Path, name: str, frame: pd.DataFrame, cands: pd.DataFrame) -> None:
     """A file keyed by candidate (votes, bindings) must list candidates.parquet's rows in the same order."""
     if not frame["cand_id"].equals(cands["cand_id"]):
-        raise UserError(f"{Path(run_dir) / name} does not match {Path(run_dir) / 'candidates.parquet'} row by "
+        raise UserError(f"{Path(run_dir) / name} does not match {Path(run_dir) / S.CANDIDATES} row by "
                         f"row; rerun `regscaffold run --out {run_dir} --force` from the label stage")
 
 
