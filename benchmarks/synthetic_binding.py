@@ -71,6 +71,7 @@ def run_seed(arm: str, seed: int, args: argparse.Namespace) -> dict:
     return {"solved": bool(solved), "first_passage": solved[0] if solved else None, "steps": steps,
             "final_answer_acc": records[-1]["answer_acc"], "best_answer_acc": max(r["answer_acc"] for r in records),
             "final_reg_acc": records[-1]["reg_acc"],
+            "answer_acc_curve": [[r["step"], r["answer_acc"]] for r in records],
             "train_seconds_per_1000_steps": 1000 * sum(r["train_seconds"] for r in records) / steps,
             "wall_seconds_this_call": time.perf_counter() - started}
 
@@ -88,20 +89,38 @@ def markdown(results: dict) -> str:
         f"- task audit (24,000 training examples): majority baseline {audit['majority_baseline']:.3f}, target "
         f"count constant: {audit['target_count_constant']}, corr(first target position, answer) "
         f"{audit['first_target_answer_corr']:+.3f}", "",
-        "| arm | aux weight | LR | seeds run | solved | first-passage steps | published solved | published steps "
-        "| train s / 1,000 steps |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| arm | aux weight | LR | seeds run | solved | first-passage steps | answer acc at last step | published "
+        "solved | published steps | train s / 1,000 steps |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for arm, (aux, schedule, seeds) in ARMS.items():
         runs = [results["runs"].get(arm, {}).get(str(s)) for s in seeds]
         done = [r for r in runs if r]
         passages = ", ".join(str(r["first_passage"]) if r["solved"] else "-" for r in done) or "-"
+        final = ", ".join(f"{r['final_answer_acc']:.3f}" for r in done) or "-"
         speed = f"{sum(r['train_seconds_per_1000_steps'] for r in done) / len(done):.0f}" if done else "-"
         lines.append(f"| {arm} | {aux} | {schedule} | {len(done)}/{len(runs)} | {sum(r['solved'] for r in done)}"
-                     f"/{len(done)} | {passages} | {PUBLISHED[arm][0]} | {PUBLISHED[arm][1]} | {speed} |")
-    lines += ["", "First-passage steps are listed in seed order; '-' = not solved within the steps run. Train "
-              "seconds exclude evaluation and start-up but include torch.compile's first-step compile."]
+                     f"/{len(done)} | {passages} | {final} | {PUBLISHED[arm][0]} | {PUBLISHED[arm][1]} | {speed} |")
+    lines += ["", "First-passage steps and answer accuracies are listed in seed order; '-' = not solved within the "
+              "steps run; a solved seed stops at its first passage. Train seconds exclude evaluation and start-up "
+              "but include torch.compile's first-step compile."]
+    lines += curve_table(results)
     return "\n".join(lines) + "\n"
+
+
+def curve_table(results: dict) -> list[str]:
+    """Answer accuracy of every finished seed at about five evaluations, to show late movers."""
+    protocol, runs = results["protocol"], results["runs"]
+    every = max(protocol["eval_every"], protocol["steps"] // 5 // protocol["eval_every"] * protocol["eval_every"])
+    curves = {f"{arm} s{seed}": dict(runs[arm][str(seed)]["answer_acc_curve"]) for arm in ARMS
+              for seed in ARMS[arm][2] if str(seed) in runs.get(arm, {})}
+    steps = range(every, protocol["steps"] + 1, every)
+    lines = ["", "Answer accuracy by step (blank: the seed stopped at solve before that step):", "",
+             "| run | " + " | ".join(str(step) for step in steps) + " |", "|---|" + "---|" * len(steps)]
+    for name, curve in curves.items():
+        cells = [f"{curve[step]:.3f}" if step in curve else "" for step in steps]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def main() -> None:
