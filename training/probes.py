@@ -193,11 +193,11 @@ def bootstrap_ci(values: Sequence[float], groups: Sequence[str], reps: int = BOO
     difference when they are one arm's hits minus another's), resampling whole groups (pairs) with replacement."""
     codes = np.unique(np.asarray(groups), return_inverse=True)[1]
     n_groups = int(codes.max()) + 1
-    hits = np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=n_groups)
+    group_sums = np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=n_groups)
     sizes = np.bincount(codes, minlength=n_groups).astype(float)
     draws = np.random.default_rng(seed).integers(0, n_groups, size=(reps, n_groups))
-    accuracy = hits[draws].sum(axis=1) / sizes[draws].sum(axis=1)
-    low, high = np.percentile(accuracy, [2.5, 97.5])
+    means = group_sums[draws].sum(axis=1) / sizes[draws].sum(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
     return float(low), float(high)
 
 
