@@ -8,6 +8,9 @@ Arms (same model, initialisation, data order, token budget per seed; see ARMS):
   reg_shuffled  CE + register loss on shuffled registers (same positions and occupancy, attributes
                 permuted across passages): "any extra loss" control
   names         CE + register loss with each slot holding its entity's identity (same density)
+and, on request, a one-seed sweep around reg_lm (SWEEP_ARMS: loss weight 0.1 and 1.0; heads on block 1 of 4;
+decodability is still measured on the final LayerNorm output):
+    OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py --arms reg_lm_w0.1 reg_lm_w1.0 reg_lm_mid --seeds 0
 Label variants come from labelers/variants.py, written once into WORK/labels/VARIANT. A seed fixes
 the model's initialisation (torch.manual_seed before the model is built; every variant's label
 vocabulary has the same number of classes, so the register head's size, drawn in the middle of the
@@ -53,13 +56,21 @@ from training.measures import measure  # noqa: E402
 from training.probes import bootstrap_ci, evaluate_checkpoint, read_probes  # noqa: E402
 from training.train import train  # noqa: E402
 
-ARMS = {  # name: (label variant, register loss weight)
-    "ce": ("lm", 0.0),
-    "reg_lm": ("lm", 0.5),
-    "reg_mv": ("mv", 0.5),
-    "reg_shuffled": ("shuffled", 0.5),
-    "names": ("names", 0.5),
+ARMS = {  # name: (label variant, register loss weight, overrides of its own)
+    "ce": ("lm", 0.0, []),
+    "reg_lm": ("lm", 0.5, []),
+    "reg_mv": ("mv", 0.5, []),
+    "reg_shuffled": ("shuffled", 0.5, []),
+    "names": ("names", 0.5, []),
 }
+# The one-seed sweep around reg_lm (run with --arms ... --seeds 0, not by default): the register loss weight, and
+# heads that read the output of block 1 (the middle of 4) instead of the final LayerNorm.
+SWEEP_ARMS = {
+    "reg_lm_w0.1": ("lm", 0.1, []),
+    "reg_lm_w1.0": ("lm", 1.0, []),
+    "reg_lm_mid": ("lm", 0.5, ["--model.reg_layer=1"]),
+}
+ALL_ARMS = ARMS | SWEEP_ARMS
 PROBE_SETS = {"gold": ROOT / "data/probes/gold_test.jsonl", "generated": ROOT / "data/probes/generated_test.jsonl"}
 # 4 layers, d_model 128, context 128, BPE 4096, batch 32, AdamW 1e-3, 100 warmup steps then a constant LR
 # (no arm is scored at an annealed LR), fp32 on CPU.
@@ -71,7 +82,8 @@ MODEL = ["--model.n_layer=4", "--model.n_head=4", "--model.d_model=128", "--mode
 # Fixed cost per run ~2.5 min idle (BPE and windows ~10 s, probes at each of 7 checkpoints ~12 s,
 # valid/test forward and decodability ~1 min), so 1400 steps take ~9.5 + 2.5 = ~12 minutes per run.
 STEPS, SAVE_EVERY = 1400, 200
-GAPS = [("reg_lm", "reg_shuffled"), ("reg_mv", "reg_shuffled"), ("reg_lm", "ce"), ("reg_shuffled", "ce")]
+GAPS = [("reg_lm", "reg_shuffled"), ("reg_mv", "reg_shuffled"), ("reg_lm", "ce"), ("reg_shuffled", "ce"),
+        *((arm, other) for arm in SWEEP_ARMS for other in ("reg_lm", "ce"))]
 T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}  # t quantiles (n-1 dof) for the across-seed interval
 
 
@@ -79,7 +91,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", type=Path, default=ROOT / "runs/default", help="labeled run folder")
-    parser.add_argument("--arms", nargs="+", choices=list(ARMS), default=list(ARMS))
+    parser.add_argument("--arms", nargs="+", choices=list(ALL_ARMS), default=list(ARMS),
+                        help=f"arms to run (default: the main arms; the sweep: {' '.join(SWEEP_ARMS)} with --seeds 0)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     parser.add_argument("--steps", type=int, default=STEPS)
     parser.add_argument("--save-every", type=int, default=SAVE_EVERY, help="checkpoint (and curve point) interval")
@@ -108,10 +121,10 @@ def labels_dir(variant: str, args: argparse.Namespace) -> Path:
 
 
 def config_for(arm: str, seed: int, args: argparse.Namespace) -> TrainConfig:
-    variant, weight = ARMS[arm]
+    variant, weight, own = ALL_ARMS[arm]
     overrides = [*MODEL, f"--data.labels={json.dumps(str(labels_dir(variant, args)))}", f"--loss.aux_weight={weight}",
                  f"--optim.steps={args.steps}", f"--run.seed={seed}", f"--run.eval_every={args.save_every}",
-                 f"--run.save_every={args.save_every}", "--run.progress=false", *args.extra]
+                 f"--run.save_every={args.save_every}", "--run.progress=false", *own, *args.extra]
     return load_config(TrainConfig, None, overrides)
 
 
@@ -237,18 +250,38 @@ def curve_table(runs: dict[str, Any], key: str, digits: int) -> list[str]:
     return lines
 
 
+def sweep_section(runs: dict[str, Any], keys: list[str], seed: str = "0") -> list[str]:
+    """The one-seed sweep beside the main arms at the same seed (same initialisation and data order)."""
+    arms = [arm for arm in ("ce", "reg_lm", "reg_shuffled", *SWEEP_ARMS) if seed in runs.get(arm, {})]
+    if not any(arm in SWEEP_ARMS for arm in arms):
+        return []
+    digits = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}
+    lines = ["", f"One-seed sweep around reg_lm (seed {seed}; reg_lm itself is weight 0.5 on the final layer; "
+             "reg_lm_mid reads the output of block 1 of 4):", "",
+             "| arm | aux weight | heads read | " + " | ".join(keys) + " |", "|---" * (len(keys) + 3) + "|"]
+    for arm in arms:
+        _, weight, own = ALL_ARMS[arm]
+        figures = headline(runs[arm][seed])
+        cells = ["-" if figures.get(k) is None else f"{figures[k]:.{digits.get(k, 3)}f}" for k in keys]
+        lines.append(f"| {arm} | {weight} | {'block 1' if own else 'final LN'} | " + " | ".join(cells) + " |")
+    sweep_runs = {arm: {seed: runs[arm][seed]} for arm in arms}
+    return lines + ["", f"Probe set generated accuracy at each checkpoint, seed {seed}:", "",
+                    *curve_table(sweep_runs, "generated", 3)]
+
+
 def markdown(results: dict[str, Any]) -> str:
     agg = results["aggregate"]
+    main_runs = {arm: seeds for arm, seeds in results["runs"].items() if arm in ARMS}
     keys = sorted({k for arm in agg["arms"].values() for k in arm}, key=lambda k: (not k.startswith("probe_"), k))
     machine = results["machine"]
     lines = [f"# Real-text binding experiment ({results['protocol']['steps']} steps, "
              f"{results['protocol']['tokens_per_run']:,} training tokens per run)", "",
-             f"- date: {results['updated']}", f"- command: `{results.get('command', '')}`",
+             f"- date: {results['updated']}", *(f"- command: `{c}`" for c in results.get("commands", [])),
              f"- machine: {machine['cpu']} ({machine.get('cpus', '?')} CPUs, {machine.get('threads', '?')} torch "
              f"threads), device {machine['device']}, torch {machine['torch']}", "",
              "Each cell: mean [95% t-interval across seeds] (per-seed values).", "",
              "| arm | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
-    for arm, figures in agg["arms"].items():
+    for arm, figures in ((a, f) for a, f in agg["arms"].items() if a in ARMS):
         digits = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}
         lines.append(f"| {arm} | " + " | ".join(fmt(figures.get(k), digits.get(k, 3)) for k in keys) + " |")
     if agg["reg_lm_minus_shuffled"]:
@@ -265,7 +298,8 @@ def markdown(results: dict[str, Any]) -> str:
     for key, title, digits in (("generated", "Probe set generated accuracy", 3), ("gold", "Probe set gold accuracy", 3),
                                ("eval_ce_loss", "Valid cross-entropy (nats/token)", 3)):
         lines += ["", f"{title} at each checkpoint (training step), mean across seeds:", "",
-                  *curve_table(results["runs"], key, digits)]
+                  *curve_table(main_runs, key, digits)]
+    lines += sweep_section(results["runs"], keys)
     lines += ["", "Per-seed bootstrap intervals, per-seed curves and decodability per slot: the JSON file."]
     return "\n".join(lines) + "\n"
 
@@ -280,10 +314,12 @@ def main(argv: list[str]) -> None:
     sample = config_for(args.arms[0], args.seeds[0], args)
     results["protocol"] = {"model": MODEL, "extra": args.extra, "steps": args.steps, "save_every": args.save_every,
                            "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
-                           "arms": {a: {"labels": ARMS[a][0], "aux_weight": ARMS[a][1]} for a in ARMS},
+                           "arms": {a: {"labels": v, "aux_weight": w, "overrides": own}
+                                    for a, (v, w, own) in ALL_ARMS.items()},
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
     results["machine"] = machine_info()
-    results["command"] = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
+    command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
+    results["commands"] = list(dict.fromkeys([*results.get("commands", []), command]))  # main run, then the sweep
     for seed in args.seeds:  # seed-major, so an interrupted benchmark leaves every arm with the same seeds
         for arm in args.arms:
             if str(seed) in results["runs"].get(arm, {}):
