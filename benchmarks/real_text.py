@@ -263,7 +263,7 @@ def sweep_section(runs: dict[str, Any], keys: list[str], seed: str = "0") -> lis
         _, weight, own = ALL_ARMS[arm]
         figures = headline(runs[arm][seed])
         cells = ["-" if figures.get(k) is None else f"{figures[k]:.{digits.get(k, 3)}f}" for k in keys]
-        lines.append(f"| {arm} | {weight} | {'block 1' if own else 'final LN'} | " + " | ".join(cells) + " |")
+        lines.append(f"| {arm} | {weight} | {'-' if not weight else 'block 1' if own else 'final LN'} | " + " | ".join(cells) + " |")
     sweep_runs = {arm: {seed: runs[arm][seed]} for arm in arms}
     return lines + ["", f"Probe set generated accuracy at each checkpoint, seed {seed}:", "",
                     *curve_table(sweep_runs, "generated", 3)]
