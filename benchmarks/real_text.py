@@ -56,19 +56,19 @@ from training.measures import measure  # noqa: E402
 from training.probes import bootstrap_ci, evaluate_checkpoint, read_probes  # noqa: E402
 from training.train import train  # noqa: E402
 
-ARMS = {  # name: (label variant, register loss weight, overrides of its own)
-    "ce": ("lm", 0.0, []),
-    "reg_lm": ("lm", 0.5, []),
-    "reg_mv": ("mv", 0.5, []),
-    "reg_shuffled": ("shuffled", 0.5, []),
-    "names": ("names", 0.5, []),
+ARMS = {  # name: (label variant, register loss weight, layer the heads read: -1 = final LayerNorm, else a block)
+    "ce": ("lm", 0.0, -1),
+    "reg_lm": ("lm", 0.5, -1),
+    "reg_mv": ("mv", 0.5, -1),
+    "reg_shuffled": ("shuffled", 0.5, -1),
+    "names": ("names", 0.5, -1),
 }
 # The one-seed sweep around reg_lm (run with --arms ... --seeds 0, not by default): the register loss weight, and
 # heads that read the output of block 1 (the middle of 4) instead of the final LayerNorm.
 SWEEP_ARMS = {
-    "reg_lm_w0.1": ("lm", 0.1, []),
-    "reg_lm_w1.0": ("lm", 1.0, []),
-    "reg_lm_mid": ("lm", 0.5, ["--model.reg_layer=1"]),
+    "reg_lm_w0.1": ("lm", 0.1, -1),
+    "reg_lm_w1.0": ("lm", 1.0, -1),
+    "reg_lm_mid": ("lm", 0.5, 1),
 }
 ALL_ARMS = ARMS | SWEEP_ARMS
 PROBE_SETS = {"gold": ROOT / "data/probes/gold_test.jsonl", "generated": ROOT / "data/probes/generated_test.jsonl"}
@@ -84,6 +84,7 @@ MODEL = ["--model.n_layer=4", "--model.n_head=4", "--model.d_model=128", "--mode
 STEPS, SAVE_EVERY = 1400, 200
 GAPS = [("reg_lm", "reg_shuffled"), ("reg_mv", "reg_shuffled"), ("reg_lm", "ce"), ("reg_shuffled", "ce"),
         *((arm, other) for arm in SWEEP_ARMS for other in ("reg_lm", "ce"))]
+DIGITS = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}  # decimals per table column; others 3
 T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}  # t quantiles (n-1 dof) for the across-seed interval
 
 
@@ -121,10 +122,11 @@ def labels_dir(variant: str, args: argparse.Namespace) -> Path:
 
 
 def config_for(arm: str, seed: int, args: argparse.Namespace) -> TrainConfig:
-    variant, weight, own = ALL_ARMS[arm]
+    variant, weight, reg_layer = ALL_ARMS[arm]
     overrides = [*MODEL, f"--data.labels={json.dumps(str(labels_dir(variant, args)))}", f"--loss.aux_weight={weight}",
                  f"--optim.steps={args.steps}", f"--run.seed={seed}", f"--run.eval_every={args.save_every}",
-                 f"--run.save_every={args.save_every}", "--run.progress=false", *own, *args.extra]
+                 f"--run.save_every={args.save_every}", "--run.progress=false", f"--model.reg_layer={reg_layer}",
+                 *args.extra]
     return load_config(TrainConfig, None, overrides)
 
 
@@ -255,15 +257,14 @@ def sweep_section(runs: dict[str, Any], keys: list[str], seed: str = "0") -> lis
     arms = [arm for arm in ("ce", "reg_lm", "reg_shuffled", *SWEEP_ARMS) if seed in runs.get(arm, {})]
     if not any(arm in SWEEP_ARMS for arm in arms):
         return []
-    digits = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}
-    lines = ["", f"One-seed sweep around reg_lm (seed {seed}; reg_lm itself is weight 0.5 on the final layer; "
-             "reg_lm_mid reads the output of block 1 of 4):", "",
+    lines = ["", f"One-seed sweep around reg_lm (seed {seed}):", "",
              "| arm | aux weight | heads read | " + " | ".join(keys) + " |", "|---" * (len(keys) + 3) + "|"]
     for arm in arms:
-        _, weight, own = ALL_ARMS[arm]
+        _, weight, reg_layer = ALL_ARMS[arm]
+        heads = "-" if not weight else "final LN" if reg_layer == -1 else f"block {reg_layer}"
         figures = headline(runs[arm][seed])
-        cells = ["-" if figures.get(k) is None else f"{figures[k]:.{digits.get(k, 3)}f}" for k in keys]
-        lines.append(f"| {arm} | {weight} | {'-' if not weight else 'block 1' if own else 'final LN'} | " + " | ".join(cells) + " |")
+        cells = ["-" if figures.get(k) is None else f"{figures[k]:.{DIGITS.get(k, 3)}f}" for k in keys]
+        lines.append(f"| {arm} | {weight} | {heads} | " + " | ".join(cells) + " |")
     sweep_runs = {arm: {seed: runs[arm][seed]} for arm in arms}
     return lines + ["", f"Probe set generated accuracy at each checkpoint, seed {seed}:", "",
                     *curve_table(sweep_runs, "generated", 3)]
@@ -282,8 +283,7 @@ def markdown(results: dict[str, Any]) -> str:
              "Each cell: mean [95% t-interval across seeds] (per-seed values).", "",
              "| arm | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
     for arm, figures in ((a, f) for a, f in agg["arms"].items() if a in ARMS):
-        digits = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}
-        lines.append(f"| {arm} | " + " | ".join(fmt(figures.get(k), digits.get(k, 3)) for k in keys) + " |")
+        lines.append(f"| {arm} | " + " | ".join(fmt(figures.get(k), DIGITS.get(k, 3)) for k in keys) + " |")
     if agg["reg_lm_minus_shuffled"]:
         lines += ["", "reg_lm minus reg_shuffled, paired by seed: " + "; ".join(
             f"{k} {fmt(v)}" for k, v in agg["reg_lm_minus_shuffled"].items())]
@@ -314,8 +314,8 @@ def main(argv: list[str]) -> None:
     sample = config_for(args.arms[0], args.seeds[0], args)
     results["protocol"] = {"model": MODEL, "extra": args.extra, "steps": args.steps, "save_every": args.save_every,
                            "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
-                           "arms": {a: {"labels": v, "aux_weight": w, "overrides": own}
-                                    for a, (v, w, own) in ALL_ARMS.items()},
+                           "arms": {a: {"labels": v, "aux_weight": w, "reg_layer": layer}
+                                    for a, (v, w, layer) in ALL_ARMS.items()},
                            "probe_sets": {name: len(p) for name, p in sets.items()}}
     results["machine"] = machine_info()
     command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
