@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from training.data import DataConfig
 from training.loss import LossConfig
 from training.model import ModelConfig
+from training.synthetic import NoiseConfig
 
 SCHEDULES = ("cosine", "constant")
 PRECISIONS = ("auto", "fp32", "bf16")
@@ -82,3 +83,4 @@ class TrainConfig:
     optim: OptimConfig = field(default_factory=OptimConfig)
     run: RunConfig = field(default_factory=RunConfig)
     data: DataConfig = field(default_factory=DataConfig)
+    noise: NoiseConfig = field(default_factory=NoiseConfig)

@@ -214,15 +214,20 @@ class Prepared:
     word_counts: dict[str, int]  # whole-word counts of the train split (the probes' frequency baseline)
 
 
-def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None) -> Prepared:
+def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None,
+            noise: synthetic.NoiseConfig = synthetic.NoiseConfig()) -> Prepared:
     """Load (or, for the synthetic task, first write to OUT/data) the run and cut it into windows.
 
     ``tokenizer`` is the one saved with a checkpoint being resumed; otherwise a new one is made.
+    ``noise`` corrupts the synthetic task's train labels; a labels run takes its labels as they are.
     """
+    if noise.active() and not config.synthetic:
+        raise UserError(f"noise settings {noise} apply only to --data synthetic:fusion; a run folder's labels "
+                        "are used as they are: drop the --noise.* options")
     if config.synthetic:
         run_dir = out / "data"
         synthetic.write_run(run_dir, config.queries, config.n_train, config.n_test, config.train_seed,
-                            config.test_seed)
+                            config.test_seed, noise)
     else:
         run_dir = Path(config.labels)
     run = load_run(run_dir)

@@ -1,7 +1,8 @@
 """A small causal transformer (nanoGPT style) with auxiliary register heads.
 
 Pre-LayerNorm blocks with rotary position embeddings, a final LayerNorm and an LM head tied to the
-token embedding. The register heads are K linear maps (one fused Linear) from a hidden state to the
+token embedding (defaults; ``tie_head`` and ``bias`` give the published synthetic model's untied output
+layer with a bias and its MLP biases). The register heads are K linear maps (one fused Linear) from a hidden state to the
 register classes; they are a pure side output, so the LM logits never depend on them.
 """
 from __future__ import annotations
@@ -36,6 +37,12 @@ class ModelConfig:
     """Register slots K; 0 = taken from the labels."""
     n_classes: int = 0
     """Register classes per slot (NOTHING, OTHER, attributes...); 0 = taken from the labels."""
+    tie_head: bool = True
+    """The LM head shares the token embedding's weights (nanoGPT); false = a separate output layer, as
+    in the published synthetic model."""
+    bias: bool = False
+    """MLP layers and the LM head carry biases (initialised to zero), as in the published synthetic
+    model; attention projections never do."""
 
     def problems(self) -> list[str]:
         found = [f"{name} must be >= 1, got {getattr(self, name)}"
@@ -95,8 +102,8 @@ class CausalSelfAttention(nn.Module):
 class MLP(nn.Module):
     def __init__(self, config: ModelConfig):
         super().__init__()
-        self.fc = nn.Linear(config.d_model, 4 * config.d_model, bias=False)
-        self.proj = nn.Linear(4 * config.d_model, config.d_model, bias=False)
+        self.fc = nn.Linear(config.d_model, 4 * config.d_model, bias=config.bias)
+        self.proj = nn.Linear(4 * config.d_model, config.d_model, bias=config.bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.proj(F.gelu(self.fc(x)))
@@ -127,8 +134,9 @@ class GPT(nn.Module):
         self.wte = nn.Embedding(config.vocab_size, config.d_model)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layer))
         self.ln_f = nn.LayerNorm(config.d_model)
-        self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
-        self.lm_head.weight = self.wte.weight  # weight tying
+        self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=config.bias)
+        if config.tie_head:
+            self.lm_head.weight = self.wte.weight
         self.reg_head = nn.Linear(config.d_model, config.n_slots * config.n_classes)
         self.apply(self._init_weights)
 

@@ -160,7 +160,7 @@ def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str
                         "a new --out")
     saved = checkpoint.read(ckpt_path) if resume else None
     tokenizer = Tokenizer.from_str(saved["tokenizer"]) if saved else None
-    prepared = prepare(config.data, config.model.block_size, out, tokenizer)
+    prepared = prepare(config.data, config.model.block_size, out, tokenizer, config.noise)
     config = resolve(config, prepared)
     if saved:
         check_same_config(saved["config"], config, out)

@@ -91,3 +91,72 @@ def test_answer_hits_restricts_to_count_words():
     logits[0, 2, 12] = 1.0  # right
     logits[1, 1, 3] = 5.0   # a non-count token scores highest: ignored; then count 0 (id 10) wins ties
     assert S.answer_hits(logits, x, y, 9, count_ids) == (1, 2)
+
+
+def test_properties_are_distinct_within_every_example():
+    for example in S.generate(2000, seed=3, q=Q):
+        props = [w for w in example.words[4 * Q:] if w in S.TARGETS + S.NON_TARGETS]
+        assert len(props) == 2 * Q and len(set(props)) == 2 * Q
+
+
+NOISY = S.generate(1000, seed=5, q=Q)  # 3,000 queried bindings
+
+
+@pytest.mark.parametrize("wrong, missing", [(0.1, 0.0), (0.0, 0.25), (0.2, 0.25), (0.5, 0.5)])
+def test_noise_fractions_are_exact(wrong, missing):
+    noisy = S.corrupt(NOISY, S.NoiseConfig(wrong=wrong, missing=missing, seed=2))
+    report = S.noise_report(NOISY, noisy)
+    assert report["bindings"] == 3000
+    assert report["wrong"] == round(wrong * 3000) / 3000 and report["missing"] == round(missing * 3000) / 3000
+    assert report["late"] == 0.0
+    for clean, bad in zip(NOISY, noisy):
+        assert bad.words == clean.words and bad.answer == clean.answer  # the text and CE targets are untouched
+        for (start, _), column in zip(S.bindings(clean), bad.labels.T):
+            assert (column[:start] == schemas.NOTHING_ID).all()  # a label never appears before its fact
+            assert len(set(column[start:])) == 1  # and, once on, holds one class to the end
+    assert S.corrupt(NOISY, S.NoiseConfig(wrong=wrong, missing=missing, seed=2))[7].labels.tolist() == \
+        noisy[7].labels.tolist()  # seeded
+
+
+def test_wrong_labels_name_another_property_word():
+    noisy = S.corrupt(NOISY, S.NoiseConfig(wrong=1.0, seed=0))
+    for clean, bad in zip(NOISY, noisy):
+        for (start, cls), column in zip(S.bindings(clean), bad.labels.T):
+            assert column[start] != cls and column[start] in S.PROPERTY_IDS
+
+
+def test_late_labels_switch_on_after_the_lag():
+    noisy = S.corrupt(NOISY, S.NoiseConfig(lag=3))
+    assert S.noise_report(NOISY, noisy)["late"] == 1.0
+    for clean, bad in zip(NOISY, noisy):
+        for (start, cls), column in zip(S.bindings(clean), bad.labels.T):
+            assert (column[:start + 3] == schemas.NOTHING_ID).all() and (column[start + 3:] == cls).all()
+
+
+def test_calibrated_confidence_is_lower_on_wrong_labels_and_calibrated_on_average():
+    noisy = S.corrupt(NOISY, S.NoiseConfig(wrong=0.2, missing=0.25, confidence="calibrated", seed=4))
+    report = S.noise_report(NOISY, noisy)
+    assert report["wrong"] == 0.2 and report["missing"] == 0.25
+    assert report["mean_conf_wrong"] < report["mean_conf_right"] - 0.1
+    labelled_accuracy = 1 - 0.2 / 0.75
+    mean_conf = (report["mean_conf_right"] * labelled_accuracy + report["mean_conf_wrong"] * (1 - labelled_accuracy))
+    assert mean_conf == pytest.approx(labelled_accuracy, abs=0.03)
+
+
+def test_noise_reaches_only_the_train_split(tmp_path):
+    clean_dir, noisy_dir = tmp_path / "clean", tmp_path / "noisy"
+    S.write_run(clean_dir, Q, n_train=40, n_test=10, train_seed=0, test_seed=9000)
+    S.write_run(noisy_dir, Q, n_train=40, n_test=10, train_seed=0, test_seed=9000,
+                noise=S.NoiseConfig(wrong=0.5, missing=0.25, confidence="calibrated"))
+    clean, noisy = load_run(clean_dir), load_run(noisy_dir)
+    assert clean.docs.equals(noisy.docs)  # same texts, so the same next-token targets
+    changed = {split: any(not np.array_equal(clean.spans[d][2], noisy.spans[d][2])
+                          for d in clean.docs.loc[clean.docs["split"] == split, "doc_id"])
+               for split in ("train", "test")}
+    assert changed == {"train": True, "test": False}
+
+
+def test_noise_settings_are_validated():
+    assert S.NoiseConfig().problems() == [] and not S.NoiseConfig().active()
+    problems = S.NoiseConfig(wrong=0.7, missing=0.5, lag=-1, confidence="maybe").problems()
+    assert len(problems) == 3 and any("<= 1" in p for p in problems)

@@ -82,3 +82,18 @@ def test_config_problems_are_all_reported():
 def test_sequence_longer_than_context_is_rejected():
     with pytest.raises(ValueError, match="block_size 12"):
         model()(torch.zeros(1, 13, dtype=torch.long))
+
+
+def test_published_architecture_options():
+    tied, published = model(), model(tie_head=False, bias=True)
+    assert tied.lm_head.weight is tied.wte.weight and tied.lm_head.bias is None
+    assert tied.blocks[0].mlp.fc.bias is None
+    assert published.lm_head.weight is not published.wte.weight
+    assert published.lm_head.bias is not None and published.blocks[0].mlp.fc.bias is not None
+    assert published.blocks[0].attn.qkv.bias is None  # attention never has biases
+    extra = 30 * 16 + 30 + 2 * (4 * 16 + 16)  # untied head, its bias, the two MLP biases of each block
+    count = lambda m: sum(p.numel() for p in m.parameters())
+    assert count(published) - count(tied) == extra
+    out = published(torch.randint(0, 30, (2, 8)), torch.randint(0, 30, (2, 8)))
+    out.ce_loss.backward()
+    assert published.lm_head.bias.grad is not None and published.lm_head.weight.grad is not None
