@@ -21,13 +21,15 @@ from typing import Any
 import torch
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from tokenizers import Tokenizer
+from torch.nn.parallel import DistributedDataParallel
 
 from pipeline.config import to_dict, to_toml
 from pipeline.errors import UserError
 from pipeline.io import write_text
-from training import checkpoint, synthetic
+from training import checkpoint, distributed, synthetic
 from training.config import OptimConfig, TrainConfig
 from training.data import BatchSampler, Prepared, Windows, batch, prepare
+from training.distributed import World
 from training.loss import RegisterTargets
 from training.model import GPT, IGNORE
 
@@ -92,18 +94,23 @@ def check_same_config(saved: dict[str, Any], config: TrainConfig, out: Path) -> 
 
 
 def train_step(forward: Any, optimizer: torch.optim.Optimizer, x: torch.Tensor, y: torch.Tensor,
-               regs: RegisterTargets, config: TrainConfig, autocast: Any) -> torch.Tensor:
-    """One optimizer step; returns (total loss, CE, register loss) detached."""
+               regs: RegisterTargets, config: TrainConfig, autocast: Any, world: World = World()) -> torch.Tensor:
+    """One optimizer step; returns (total loss, CE, register loss) of the global batch, detached."""
     with autocast:
         output = forward(x, y, regs)
-    loss = output.ce_loss + config.loss.aux_weight * output.reg_loss
+    ce, reg = output.ce_loss, output.reg_loss
+    if world.size > 1:  # each rank's mean, reweighted so that DDP's gradient average is the global mean
+        local = torch.stack([(y != IGNORE).sum(), regs.count]).float()
+        scale = local * world.size / distributed.global_sum(local, world).clamp(min=1)
+        ce, reg = ce * scale[0], reg * scale[1]
+    loss = ce + config.loss.aux_weight * reg
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     if config.optim.grad_clip:
         params = [p for group in optimizer.param_groups for p in group["params"]]
         torch.nn.utils.clip_grad_norm_(params, config.optim.grad_clip)
     optimizer.step()
-    return torch.stack([loss, output.ce_loss, output.reg_loss]).detach()
+    return distributed.global_sum(torch.stack([loss, ce, reg]).detach(), world) / world.size
 
 
 @torch.no_grad()
@@ -152,14 +159,29 @@ def progress_bar(enabled: bool) -> Progress:
 
 
 def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str, Any]]:
-    """Train (or, with ``resume``, continue) a run into ``out``; returns the metrics records."""
-    out = Path(out)
+    """Train (or, with ``resume``, continue) a run into ``out``; returns the metrics records.
+
+    Under a torch.distributed launcher (see training.distributed) every rank calls this; rank 0 writes.
+    """
+    out, world = Path(out), distributed.world_from_env()
     ckpt_path = out / checkpoint.CKPT
     if ckpt_path.exists() and not resume:
         raise UserError(f"{out} already holds a run ({ckpt_path}); pass --resume to continue it or choose "
                         "a new --out")
-    saved = checkpoint.read(ckpt_path) if resume else None
+    distributed.check_batch(world, config.optim.batch_size)
+    device = distributed.join(world, pick_device(config.run.device))
+    try:
+        return _train(config, out, resume, world, device)
+    finally:
+        distributed.leave(world)
+
+
+def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device) -> list[dict]:
+    saved = checkpoint.read(out / checkpoint.CKPT) if resume else None
     tokenizer = Tokenizer.from_str(saved["tokenizer"]) if saved else None
+    if not world.main:  # rank 0 makes the tokenizer (BPE training) once; the others read it
+        distributed.barrier(world)
+        tokenizer = tokenizer or Tokenizer.from_file(str(out / "tokenizer.json"))
     prepared = prepare(config.data, config.model.block_size, out, tokenizer, config.noise)
     config = resolve(config, prepared)
     if saved:
@@ -167,15 +189,18 @@ def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str
         if saved["register_vocab"] != prepared.vocab:
             raise UserError(f"--resume: {out} was trained on register classes {saved['register_vocab']}, the "
                             f"labels now have {prepared.vocab}; train into a new --out")
-        if saved["done"]:
-            return read_metrics(out, saved["step"])
-    write_text(out / "config.toml", to_toml(config))
-    write_text(out / "tokenizer.json", prepared.tokenizer.to_str())
-    return _loop(config, out, prepared, saved)
+    if world.main:
+        if not (saved and saved["done"]):
+            write_text(out / "config.toml", to_toml(config))
+            write_text(out / "tokenizer.json", prepared.tokenizer.to_str())
+        distributed.barrier(world)
+    if saved and saved["done"]:
+        return read_metrics(out, saved["step"])
+    return _loop(config, out, prepared, saved, world, device)
 
 
-def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, Any] | None) -> list[dict]:
-    device = pick_device(config.run.device)
+def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, Any] | None, world: World,
+          device: torch.device) -> list[dict]:
     torch.manual_seed(config.run.seed)
     model = GPT(config.model).to(device)
     optimizer = make_optimizer(model, config.optim)
@@ -194,9 +219,12 @@ def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, A
     answer = synthetic.answer_ids(prepared.tokenizer, config.data.queries, device) if config.data.synthetic else None
     autocast = torch.autocast(device.type, dtype=torch.bfloat16,
                               enabled=use_bf16(config.run.precision, device))
-    forward = torch.compile(model) if config.run.compile else model
+    forward = DistributedDataParallel(model) if world.size > 1 else model
+    forward = torch.compile(forward) if config.run.compile else forward
 
     def save(done: bool) -> None:
+        if not world.main:
+            return
         state = {"step": step, "done": done, "config": to_dict(config), "tokenizer": prepared.tokenizer.to_str(),
                  "register_vocab": prepared.vocab, "train_word_counts": prepared.word_counts,
                  "model": model.state_dict(),
@@ -207,14 +235,15 @@ def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, A
             checkpoint.save(checkpoint.step_path(out, step), state)
 
     sums, n_steps, n_tokens, t0 = torch.zeros(3, device=device), 0, 0, time.perf_counter()
-    with progress_bar(config.run.progress) as bar:
+    with progress_bar(config.run.progress and world.main) as bar:
         task = bar.add_task("train", total=config.optim.steps, completed=step, info="")
         while step < config.optim.steps:
-            x, y, regs = batch(train_data, sampler.next().to(device), config.model.n_classes, config.loss)
+            idx = world.slice(sampler.next()).to(device)
+            x, y, regs = batch(train_data, idx, config.model.n_classes, config.loss)
             lr = scheduler.get_last_lr()[0]
-            sums += train_step(forward, optimizer, x, y, regs, config, autocast)
+            sums += train_step(forward, optimizer, x, y, regs, config, autocast, world)
             scheduler.step()
-            step, n_steps, n_tokens = step + 1, n_steps + 1, n_tokens + x.numel()
+            step, n_steps, n_tokens = step + 1, n_steps + 1, n_tokens + x.numel() * world.size
             if step % 10 == 0 or step == config.optim.steps:
                 rate = n_tokens / (time.perf_counter() - t0)
                 bar.update(task, completed=step, info=f"loss {sums[0].item() / n_steps:.4f}  {rate:,.0f} tok/s")
@@ -223,11 +252,13 @@ def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, A
             mean, seconds = (sums / n_steps).tolist(), time.perf_counter() - t0
             record = {"step": step, "loss": mean[0], "ce_loss": mean[1], "reg_loss": mean[2], "lr": lr,
                       "tokens_per_s": n_tokens / seconds, "train_seconds": seconds}
-            if eval_data is not None:
+            if eval_data is not None and world.main:
                 record.update(evaluate(model, eval_data, config, autocast, answer))
             records.append(record)
-            write_metrics(out, records)
+            if world.main:
+                write_metrics(out, records)
             solved = config.run.stop_at_solve and record.get("answer_acc", 0.0) >= synthetic.SOLVED
+            solved = distributed.broadcast_flag(solved, world, device)
             save(done=solved or step == config.optim.steps)
             if solved:
                 break

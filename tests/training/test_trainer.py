@@ -1,12 +1,11 @@
 """The training loop and ``regscaffold train``: exact resume, overfitting, outputs, CLI errors."""
 from __future__ import annotations
 
-import json
 import sys
 
 import pytest
 import torch
-from trainfix import tiny_config, write_run
+from trainfix import metrics, tiny_config, write_run
 from typer.testing import CliRunner
 
 from pipeline import cli, train_cmd  # noqa: F401  (registers 'train')
@@ -17,12 +16,6 @@ from training.data import BatchSampler
 from training.train import train
 
 SYNTH = {"synthetic": "fusion"}
-
-
-def metrics(out) -> list[dict]:
-    lines = (out / "metrics.jsonl").read_text().splitlines()
-    timings = {"tokens_per_s", "train_seconds"}
-    return [{k: v for k, v in json.loads(line).items() if k not in timings} for line in lines]
 
 
 def test_resume_reproduces_the_uninterrupted_run_exactly(tmp_path, monkeypatch):

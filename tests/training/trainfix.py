@@ -1,6 +1,7 @@
 """Helpers for the trainer tests: a hand-written run folder and tiny configs that train in a second."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -71,3 +72,10 @@ def tiny_config(**sections):
 
     merged = {name: {**TINY.get(name, {}), **sections.get(name, {})} for name in TINY.keys() | sections.keys()}
     return build_config(TrainConfig, merged)
+
+
+def metrics(out: Path) -> list[dict]:
+    """A training folder's metrics.jsonl records without their timings."""
+    lines = (out / "metrics.jsonl").read_text().splitlines()
+    timings = {"tokens_per_s", "train_seconds"}
+    return [{k: v for k, v in json.loads(line).items() if k not in timings} for line in lines]
