@@ -1,0 +1,23 @@
+"""Every docstring example in the packages runs and gives what it shows."""
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = sorted(".".join(path.relative_to(ROOT).with_suffix("").parts)
+                 for package in ("pipeline", "labelers", "training") for path in (ROOT / package).rglob("*.py")
+                 if ">>> " in path.read_text(encoding="utf-8"))
+
+
+def test_some_modules_have_examples():
+    assert "pipeline.docs_cmd" in MODULES
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_examples(name):
+    result = doctest.testmod(importlib.import_module(name.removesuffix(".__init__")), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
