@@ -2,17 +2,28 @@
 
 A corpus too small or too sparse to fit the LabelModel falls back to majority vote, with a warning
 that the caller records in the run.
+
+The fitted LabelModel is stored as its parameters (tensors and plain values, ``save_label_model``), never as a
+pickle of the object: ``load_label_model`` reads it with torch.load(weights_only=True), so a run folder from
+someone else cannot run code when it is loaded.
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import torch
 from snorkel.labeling.model import LabelModel, MajorityLabelVoter
 
 from labelers.labels import ABSTAIN, BOUND
+from pipeline.errors import UserError
+from pipeline.io import atomic_path
 
 MIN_LFS = 3  # LabelModel's own minimum
+LABEL_MODEL_FORMAT = "regscaffold-label-model/1"
 
 
 @dataclass
@@ -64,3 +75,47 @@ def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epo
     with np.errstate(divide="ignore", invalid="ignore"):  # an LF that never votes on train: 0/0, clipped
         weights = dict(zip(lf_names, (float(w) for w in model.get_weights())))
     return Aggregate(p_lm, p_mv, model, [], weights)
+
+
+def label_model_state(model: LabelModel | None, lf_names: list[str]) -> dict[str, Any]:
+    """What predict_proba and get_weights need, as tensors and plain values; ``fitted`` False after a fallback."""
+    state: dict[str, Any] = {"format": LABEL_MODEL_FORMAT, "lfs": list(lf_names), "fitted": model is not None}
+    if model is not None:
+        state |= {"cardinality": model.cardinality, "mu": model.mu.detach().cpu().clone(),
+                  "class_balance": torch.from_numpy(np.asarray(model.p, dtype=np.float64)),
+                  "coverage": torch.from_numpy(np.asarray(model.coverage, dtype=np.float64))}
+    return state
+
+
+def save_label_model(path: Path, model: LabelModel | None, lf_names: list[str]) -> None:
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # a file object: no temp name inside the archive
+        torch.save(label_model_state(model, lf_names), fh)
+
+
+def _read_state(path: Path) -> dict[str, Any]:
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise UserError(f"{path} holds objects other than tensors and plain values (or is no LabelModel "
+                        "file); it is refused because loading such objects could run code: rerun the aggregate "
+                        f"stage (regscaffold run --out {Path(path).parent} --only aggregate --force)") from None
+    except Exception as exc:  # torch raises several types for a damaged archive
+        raise UserError(f"{path} cannot be read ({str(exc)[:200]}); it is damaged: rerun the aggregate stage "
+                        f"(regscaffold run --out {Path(path).parent} --only aggregate --force)") from None
+    if not isinstance(state, dict) or state.get("format") != LABEL_MODEL_FORMAT:
+        raise UserError(f"{path} is not a {LABEL_MODEL_FORMAT} file; rerun the aggregate stage")
+    return state
+
+
+def load_label_model(path: Path) -> tuple[LabelModel | None, list[str]]:
+    """(the fitted LabelModel, or None after a majority-vote fallback; the LF names of its columns)."""
+    state = _read_state(Path(path))
+    if not state["fitted"]:
+        return None, state["lfs"]
+    model = LabelModel(cardinality=state["cardinality"], verbose=False, device="cpu")
+    model.m = len(state["lfs"])
+    model._create_tree()  # the structure fit() builds before learning mu (independent LFs)
+    model._set_class_balance(state["class_balance"].tolist())
+    model.mu = torch.nn.Parameter(state["mu"])
+    model.coverage = state["coverage"].numpy()
+    return model.eval(), state["lfs"]

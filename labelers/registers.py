@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from labelers.labels import is_binding
 from pipeline.schemas import NOTHING, NOTHING_ID, OTHER, OTHER_ID
 
 
@@ -19,28 +20,24 @@ def attribute_vocab(accepted: pd.DataFrame, size: int) -> list[str]:
     return [NOTHING, OTHER] + [lemma for lemma, _ in ranked]
 
 
-def slot_entities(candidates: pd.DataFrame, accepted: pd.DataFrame, slots: int) -> list[int]:
+def slot_entities(accepted: pd.DataFrame, slots: int) -> list[int]:
     """The first ``slots`` ent_ids of one passage, by first mention, among entities with a binding.
 
-    A mention is known from the candidate table (every row's ent_i, and the antecedent of a pronoun).
+    The extractor numbers ent_id from 0 in order of first mention (labelers.extraction.resolve_entities),
+    so the id order is the mention order, including mentions that have no candidate row.
     """
-    mentions = pd.concat([candidates[["ent_id", "ent_i"]],
-                          candidates.loc[candidates["antecedent_i"] >= 0, ["ent_id", "antecedent_i"]]
-                          .rename(columns={"antecedent_i": "ent_i"})])
-    first = mentions.groupby("ent_id")["ent_i"].min()
-    bound = first[first.index.isin(accepted["ent_id"].unique())].sort_values(kind="stable")
-    return bound.index[:slots].tolist()
+    return sorted(int(e) for e in accepted["ent_id"].unique())[:slots]
 
 
-def passage_registers(n_tokens: int, candidates: pd.DataFrame, accepted: pd.DataFrame,
-                      index: dict[str, int], slots: int) -> tuple[np.ndarray, np.ndarray]:
+def passage_registers(n_tokens: int, accepted: pd.DataFrame, index: dict[str, int],
+                      slots: int) -> tuple[np.ndarray, np.ndarray]:
     """(labels, conf), each (n_tokens, slots): the attribute most recently bound at or before each token.
 
     A binding takes effect at the later of its two tokens; at equal positions the later attribute wins.
     """
     labels = np.full((n_tokens, slots), NOTHING_ID, dtype=np.int16)
     conf = np.ones((n_tokens, slots), dtype=np.float32)
-    for k, ent_id in enumerate(slot_entities(candidates, accepted, slots)):
+    for k, ent_id in enumerate(slot_entities(accepted, slots)):
         events = accepted[accepted["ent_id"] == ent_id]
         effect = np.maximum(events["ent_i"].to_numpy(), events["attr_i"].to_numpy())
         order = np.lexsort((events["attr_i"].to_numpy(), effect))
@@ -66,16 +63,15 @@ def materialise(tokens: pd.DataFrame, candidates: pd.DataFrame, p: np.ndarray, t
                 slots: int, vocab_size: int, progress=None) -> tuple[pa.Table, list[str], dict]:
     """The register table (one row per token), the vocabulary, and summary figures."""
     cands = candidates.assign(p=p)
-    accepted = cands[cands["p"] >= threshold]
+    accepted = cands[is_binding(cands["p"], threshold)]
     vocab = attribute_vocab(accepted, vocab_size)
     index = {lemma: i for i, lemma in enumerate(vocab)}
-    by_doc_cands = dict(tuple(cands.groupby("doc_id", sort=False)))
     by_doc_accepted = dict(tuple(accepted.groupby("doc_id", sort=False)))
     all_labels, all_conf = [], []
     for doc_id, doc_tokens in tokens.groupby("doc_id", sort=False):
         n = len(doc_tokens)
         if doc_id in by_doc_accepted:
-            labels, conf = passage_registers(n, by_doc_cands[doc_id], by_doc_accepted[doc_id], index, slots)
+            labels, conf = passage_registers(n, by_doc_accepted[doc_id], index, slots)
         else:
             labels, conf = (np.full((n, slots), NOTHING_ID, dtype=np.int16), np.ones((n, slots), np.float32))
         all_labels.append(labels)

@@ -2,7 +2,7 @@
 directory (docs.parquet copied byte for byte, registers.parquet with full metadata incl. docs_sha256),
 so that ``regscaffold train --labels DIR`` reads it like a pipeline run.
 
-- ``lm``: the run's own registers (LabelModel bindings, p_lm >= threshold), copied.
+- ``lm``: the run's own registers (LabelModel bindings, p_lm > threshold), copied.
 - ``mv``: registers materialised from the majority-vote probabilities p_mv at the same threshold.
 - ``shuffled``: the accepted bindings' attribute lemmas permuted at random (seeded) among the accepted
   bindings of the same split, across passages; which tokens switch a slot on, and which slots are
@@ -24,14 +24,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from labelers.labels import is_binding
 from labelers.registers import materialise
 from pipeline import schemas as S
 from pipeline.errors import UserError
 from pipeline.io import atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
 
 ARMS = ("lm", "mv", "shuffled", "names")
-CANDIDATE_COLUMNS = S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma", "antecedent_i", "ent_kind", "ent_name",
-                                               "ent_lemma"]
+CANDIDATE_COLUMNS = S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma", "ent_kind", "ent_name", "ent_lemma"]
 
 
 def shuffled_lemmas(cands: pd.DataFrame, accepted: np.ndarray, seed: int) -> pd.Series:
@@ -63,7 +63,7 @@ def variant_inputs(run_dir: Path, arm: str, seed: int) -> tuple[pd.DataFrame, np
     p = bindings["p_mv" if arm == "mv" else "p_lm"].to_numpy()
     threshold = read_metadata(run_dir / S.REGISTERS)["threshold"]
     if arm == "shuffled":
-        cands = cands.assign(attr_lemma=shuffled_lemmas(cands, p >= threshold, seed))
+        cands = cands.assign(attr_lemma=shuffled_lemmas(cands, is_binding(p, threshold), seed))
     elif arm == "names":
         cands = cands.assign(attr_lemma=identity_classes(cands))
     return cands, p

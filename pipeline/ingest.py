@@ -4,11 +4,13 @@ content-hash id.
 """
 from __future__ import annotations
 
+import codecs
 import glob
 import gzip
 import hashlib
 import json
 import re
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,10 @@ CHAPTER_HEADING = re.compile(r"^[ \t]*(?:CHAPTER|Chapter)[ \t]+(?:[IVXLC]+|\d+)\
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 MAX_EXAMPLES_PER_REASON = 20
+OVERLONG_FACTOR = 20
+"""A passage exceeds passage_chars only by holding one sentence; one over this many times passage_chars
+is no prose (a 10 MB line without a sentence end) and would exceed what the parser takes: skipped."""
+UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 @dataclass
@@ -65,11 +71,18 @@ def resolve_corpus(corpus: str) -> list[Path]:
 
 
 def decode(raw: bytes) -> tuple[str | None, str | None]:
-    """(text, None) or (None, reason) for binary or invalid UTF-8 bytes."""
+    """(text, None) or (None, reason): UTF-16 when it starts with a byte order mark, else UTF-8 (a UTF-8
+    byte order mark is dropped); NUL characters mean binary data."""
+    if raw.startswith(UTF16_BOMS):
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            return None, "invalid_utf16"
+        return (None, "binary") if "\x00" in text else (text, None)
     if b"\x00" in raw:
         return None, "binary"
     try:
-        return raw.decode("utf-8"), None
+        return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError:
         return None, "invalid_utf8"
 
@@ -94,11 +107,15 @@ def _records(path: Path, skips: SkipLog) -> Iterator[tuple[str, str]]:
                 continue
             yield source, text
         return
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:  # no read permission, a file that vanished, a disk error
+        skips.add("unreadable", f"{path}: {exc.strerror}")
+        return
     if name.endswith(".gz"):
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError):
+        except (OSError, EOFError, zlib.error):  # bad header or checksum, truncated, corrupt deflate data
             skips.add("bad_gzip", str(path))
             return
     if name.endswith(".jsonl"):
@@ -194,6 +211,22 @@ def source_label(path: Path, corpus: str) -> str:
     return str(path.relative_to(base)) if base is not None and path.is_relative_to(base) else str(path)
 
 
+def unit_rows(unit: str, text: str, split: str, config: IngestConfig, seen: set[str], skips: SkipLog) -> list[dict]:
+    """docs.parquet rows of one unit's passages; overlong and already-seen passages are skipped."""
+    rows = []
+    for number, passage in enumerate(passages(text, config.passage_chars, config.unwrap_lines)):
+        if len(passage) > OVERLONG_FACTOR * config.passage_chars:
+            skips.add("overlong_passage", f"{unit}#p{number} ({len(passage):,} chars)")
+            continue
+        doc_id = doc_id_for(passage)
+        if doc_id in seen:
+            skips.add("duplicate_passage", f"{unit}#p{number}")
+            continue
+        seen.add(doc_id)
+        rows.append({"doc_id": doc_id, "source_id": f"{unit}#p{number}", "split": split, "text": passage})
+    return rows
+
+
 def ingest(config: IngestConfig, progress=None) -> tuple[list[dict], dict, dict]:
     """Rows of docs.parquet, the split of every unit, and the ingest report (counts and skips)."""
     skips, rows, unit_splits, seen = SkipLog(), [], {}, set()
@@ -211,14 +244,7 @@ def ingest(config: IngestConfig, progress=None) -> tuple[list[dict], dict, dict]
             for label, unit_text in split_units(text):
                 unit = f"{source}#{label}" if label else source
                 split = unit_splits.setdefault(unit, assign_split(unit, config))
-                for number, passage in enumerate(passages(unit_text, config.passage_chars, config.unwrap_lines)):
-                    doc_id = doc_id_for(passage)
-                    if doc_id in seen:
-                        skips.add("duplicate_passage", f"{unit}#p{number}")
-                        continue
-                    seen.add(doc_id)
-                    rows.append({"doc_id": doc_id, "source_id": f"{unit}#p{number}", "split": split,
-                                 "text": passage})
+                rows += unit_rows(unit, unit_text, split, config, seen, skips)
         if progress is not None:
             progress()
     if not rows:

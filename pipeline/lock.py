@@ -1,33 +1,29 @@
 """The run lock (weasel style): per stage, content hashes of its inputs, outputs, resolved config and
-code. A stage whose recorded hashes all still match is skipped; anything else reruns it.
+code (pipeline.codehash). A stage whose recorded hashes all still match is skipped; anything else reruns it.
 """
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import json
+import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+from pipeline.errors import UserError
 from pipeline.io import file_sha256, write_json
 
 LOCK_NAME = "run.lock"
+IN_USE_NAME = ".in-use"
+"""Held (flock) by the process running stages in the folder; it holds that process's pid, for the message.
+The kernel drops the lock when the process ends, killed or not, so a crash never leaves it stuck."""
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def json_sha256(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()
-
-
-def code_sha256(modules: tuple[str, ...]) -> str:
-    """Hash of the source of the given files or packages (paths relative to the project root)."""
-    digest = hashlib.sha256()
-    for name in modules:
-        path = PROJECT_ROOT / name
-        files = sorted(path.rglob("*.py")) + sorted(path.rglob("*.json")) if path.is_dir() else [path]
-        for file in files:
-            digest.update(str(file.relative_to(PROJECT_ROOT)).encode())
-            digest.update(file.read_bytes())
-    return digest.hexdigest()
 
 
 def files_sha256(paths: list[Path]) -> dict[str, str]:
@@ -57,3 +53,29 @@ def is_fresh(entry: dict[str, Any] | None, fingerprint: dict[str, Any], run_dir:
         if not path.exists() or file_sha256(path) != sha:
             return False
     return True
+
+
+@contextmanager
+def exclusive(run_dir: Path) -> Iterator[None]:
+    """Hold the run folder for this process, or refuse at once when another process holds it: two runs
+    writing one folder would interleave their outputs and lock entries."""
+    path = Path(run_dir) / IN_USE_NAME
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}; make {run_dir} writable or give this run "
+                        "another --out") from exc
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            raise UserError(f"{run_dir} is in use by another regscaffold run (pid {holder}); wait for it to "
+                            "finish, or give this run another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -13,7 +13,8 @@ from rich.table import Table
 
 from pipeline.app import app
 from pipeline.errors import UserError
-from pipeline.io import write_json, write_text
+from pipeline.io import write_json
+from training.probe_sets import write_jsonl
 
 probes_app = typer.Typer(help="Build binding-probe sets from a run folder.", no_args_is_help=True)
 app.add_typer(probes_app, name="probes")
@@ -56,10 +57,6 @@ def probe(
     Console().print(result_table(f"probes {probes}", result))
     if out is not None:
         Console().print(f"wrote {out}", highlight=False, soft_wrap=True)
-
-
-def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    write_text(path, "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows))
 
 
 @probes_app.command("build")

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from labelers.report.build import write_report
+from labelers.report.build import gold_note, write_report
 from pipeline.app import app
 
 METHODS = {"label_model": "LabelModel", "majority_vote": "majority vote", "best_lf": "best LF"}
@@ -35,6 +35,15 @@ def summary_table(figures: dict[str, Any]) -> Table:
     return table
 
 
+def agreement_line(figures: dict[str, Any]) -> str:
+    """The gold-free headline: the LF that agrees least with the LabelModel and the contested candidates."""
+    rated = [lf for lf in figures["lfs"] if lf.get("agree_lm") is not None]
+    worst = min(rated, key=lambda lf: (lf["agree_lm"], lf["lf"]), default=None)
+    least = f"least agreeing LF {worst['lf']} ({_fmt(worst['agree_lm'])}); " if worst else ""
+    return (f"LF agreement with the LabelModel: {least}{figures['agreement']['contested']['candidates']:,} of "
+            f"{figures['totals']['candidates']:,} candidates have both BOUND and NOT_BOUND votes")
+
+
 @app.command()
 def report(
     run_dir: Path = typer.Argument(..., help="Run folder written by `regscaffold run`."),
@@ -47,8 +56,10 @@ def report(
     console = Console()
     if figures["gold_sets"]:
         console.print(summary_table(figures))
-    if figures["gold"].get("note"):
-        console.print(f"[yellow]note:[/] {figures['gold']['note']}", highlight=False)
+    note = gold_note(figures, run_dir)
+    if note:
+        console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    console.print(agreement_line(figures), highlight=False, soft_wrap=True)
     regs = figures["registers"]
     console.print(f"register targets: {_fmt(regs['token_fraction_any_slot'])} of tokens have a slot label; "
                   f"OTHER share {_fmt(regs['attributes']['other_share'])}", highlight=False)

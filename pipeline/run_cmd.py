@@ -23,13 +23,18 @@ HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates"
 
 def _headline(name: str, entry: dict[str, Any]) -> str:
     summary = entry.get("summary", {})
-    if name == "probe":  # one accuracy per probe file
-        return ", ".join(f"{file} acc = {r['accuracy']:.3f}" for file, r in summary.items())
+    if name == "probe":  # one accuracy per probe file; a set built from the run says its size
+        return ", ".join(_probe_headline(file, r) for file, r in summary.items())
     key = HEADLINES.get(name)
     value = summary.get(key)
     if isinstance(value, float):
         return f"{key} = {value:.4f}"
     return f"{key} = {value:,}" if isinstance(value, int) else f"{key} = {value}" if key else ""
+
+
+def _probe_headline(name: str, result: dict[str, Any]) -> str:
+    size = f"{name} ({result['n']:,} items, {result['pairs']:,} pairs)" if result.get("built") else name
+    return f"{size} not scored (too few pairs)" if "skipped" in result else f"{size} acc = {result['accuracy']:.3f}"
 
 
 @app.command(context_settings=OVERRIDES)

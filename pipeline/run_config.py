@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from labelers.labels import MIN_THRESHOLD
+
 
 @dataclass
 class IngestConfig:
@@ -90,14 +92,15 @@ class AggregateConfig:
     seed: int = 0
     """LabelModel seed."""
     threshold: float = 0.5
-    """A candidate is an accepted binding when p_lm >= threshold."""
+    """A candidate is an accepted binding when p_lm > threshold (labelers.labels.is_binding)."""
     min_train_rows: int = 200
     """Fewer train-split candidates with at least one vote than this: fall back to majority vote (warned)."""
 
     def problems(self) -> list[str]:
         found = []
-        if not 0.0 < self.threshold < 1.0:
-            found.append(f"threshold must be in (0, 1), got {self.threshold!r}")
+        if not MIN_THRESHOLD <= self.threshold < 1.0:
+            found.append(f"threshold must be in [{MIN_THRESHOLD}, 1) (below {MIN_THRESHOLD} a tie or a "
+                         f"candidate without votes would count as a binding), got {self.threshold!r}")
         if self.class_balance not in ("majority", "learned"):
             found.append(f"class_balance must be 'majority' or 'learned', got {self.class_balance!r}")
         if self.l2 < 0:
@@ -194,10 +197,13 @@ class TrainStageConfig:
 @dataclass
 class ProbeStageConfig:
     files: list[str] = field(default_factory=list)
-    """Probe files (format: training/probes.py); [] = data/probes/gold_test.jsonl and generated_test.jsonl."""
+    """Probe files (format: training/probes.py); [] = data/probes/gold_test.jsonl and generated_test.jsonl
+    for a run of the bundled corpus, else a set built from the run's test split (RUN_DIR/probes_test.jsonl)."""
+    min_pairs: int = 50
+    """A probe set built from the run's test split with fewer pairs than this is reported, not scored."""
 
     def problems(self) -> list[str]:
-        return []
+        return [] if self.min_pairs >= 1 else [f"min_pairs must be >= 1, got {self.min_pairs!r}"]
 
 
 @dataclass

@@ -9,10 +9,11 @@ from typing import Any
 
 from pipeline.config import to_dict, to_toml
 from pipeline.errors import UserError
-from pipeline.io import file_sha256, write_json, write_text
-from pipeline.lock import code_sha256, files_sha256, is_fresh, json_sha256, read_lock, write_lock
+from pipeline.io import file_sha256, make_dir, remove_temporaries, write_json, write_text
+from pipeline.codehash import code_sha256
+from pipeline.lock import exclusive, files_sha256, is_fresh, json_sha256, read_lock, write_lock
 from pipeline.run_config import RunConfig
-from pipeline.stages import CODE_COMMON, STAGE_NAMES, STAGES, Context, Stage
+from pipeline.stages import STAGE_NAMES, STAGES, Context, Stage
 
 
 def package_version() -> str:
@@ -30,7 +31,7 @@ def fingerprint(stage: Stage, ctx: Context) -> dict[str, Any]:
     inputs = files_sha256([ctx.path(name) for name in stage.inputs])
     return {
         "config": json_sha256(sections),
-        "code": code_sha256(CODE_COMMON + stage.code),
+        "code": code_sha256(stage.functions()),
         "inputs": {Path(k).name: v for k, v in inputs.items()},
         "environment": json_sha256(stage.environment(ctx.config)) if stage.environment else None,
     }
@@ -60,9 +61,16 @@ def select(until: str | None, only: str | None) -> list[Stage]:
 
 def run_pipeline(run_dir: Path, config: RunConfig, *, until: str | None = None, only: str | None = None,
                  force: bool = False, on_stage=None) -> dict[str, Any]:
-    """Run (or skip) the selected stages; returns run.json's content, which is also written to the folder."""
+    """Run (or skip) the selected stages; returns run.json's content, which is also written to the folder.
+    One process at a time per folder (pipeline.lock.exclusive)."""
     stages = select(until, only)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    make_dir(run_dir)
+    with exclusive(run_dir):
+        return _run_stages(run_dir, config, stages, force, on_stage)
+
+
+def _run_stages(run_dir: Path, config: RunConfig, stages: list[Stage], force: bool, on_stage) -> dict[str, Any]:
+    remove_temporaries(run_dir)  # half-written files of a killed run (model/ and .parts/ go with their stage)
     write_text(run_dir / "config.toml", to_toml(config))
     lock = read_lock(run_dir)
     report: dict[str, Any] = {"version": package_version(), "run_dir": str(run_dir), "stages": {}}

@@ -45,13 +45,17 @@ class Stage:
     """Run-folder files this stage writes."""
     sections: tuple[str, ...]
     """Config sections whose resolved values belong to this stage's fingerprint."""
-    code: tuple[str, ...]
-    """Source files or packages whose content is this stage's code version."""
     run: Callable[[Context], dict[str, Any]]
+    """A top-level function of this module: its code version is found from what it imports
+    (pipeline.codehash)."""
     volatile: tuple[str, ...] = ()
     """Config keys that change speed, not output: left out of the fingerprint."""
     environment: Callable[[RunConfig], dict[str, Any]] | None = None
     """Facts outside the run folder that the output depends on (corpus files, the spaCy pipeline)."""
+
+    def functions(self) -> list[str]:
+        """The names of this stage's functions in this module, whose imports make its code version."""
+        return [f.__name__ for f in (self.run, self.environment) if f is not None]
 
 
 def ingest_stage(ctx: Context) -> dict[str, Any]:
@@ -195,9 +199,13 @@ def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
     return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
 
 
+LABEL_MODEL = "label_model.pt"
+"""The LabelModel's parameters (labelers.aggregation.load_label_model reads them)."""
+
+
 def aggregate_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.aggregation import aggregate
-    from pipeline.io import atomic_path
+    from labelers.aggregation import aggregate, save_label_model
+    from labelers.labels import is_binding
 
     votes, lf_names = read_votes(ctx)
     cfg = ctx.config.aggregate
@@ -208,14 +216,10 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     ctx.warnings.extend(result.warnings)
     bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
                              "p_mv": result.p_mv.astype(np.float32)})
-    bindings["accepted"] = bindings["p_lm"] >= cfg.threshold
+    bindings["accepted"] = is_binding(bindings["p_lm"], cfg.threshold)
     method = "label_model" if result.model is not None else "majority_fallback"
     write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold))
-    with atomic_path(ctx.path("label_model.pkl")) as tmp:
-        if result.model is not None:
-            result.model.save(str(tmp))
-        else:
-            tmp.write_bytes(b"")  # an empty file marks the fallback: there is no fitted model
+    save_label_model(ctx.path(LABEL_MODEL), result.model, lf_names)
     summary = {"method": method, "accepted": int(bindings["accepted"].sum()),
                "accepted_fraction": round(float(bindings["accepted"].mean()), 4) if len(bindings) else 0.0,
                "lf_accuracy_estimates": {k: round(v, 4) for k, v in result.weights.items()}}
@@ -227,8 +231,8 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
     from labelers.registers import materialise
 
     tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
-    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma",
-                         "antecedent_i"], "candidates", S.SCHEMA_VERSION)
+    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"],
+                         "candidates", S.SCHEMA_VERSION)
     bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
     check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
     cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
@@ -242,11 +246,14 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
 
 
 def report_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.report.build import write_report
+    from labelers.report.build import gold_note, write_report
 
     cfg = ctx.config.report
     figures = write_report(ctx.run_dir, Path(cfg.gold) if cfg.gold else None,
                            Path(cfg.compare) if cfg.compare else None)
+    note = gold_note(figures, ctx.run_dir)
+    if note:  # a run of another corpus: the one line that says how to get precision and recall
+        ctx.warnings.append(note)
     return {"gold": figures.get("gold", {}).get("files", []), "html": str(ctx.path("report.html"))}
 
 
@@ -292,14 +299,24 @@ def probe_files(config: RunConfig) -> list[Path]:
 
 
 def probe_stage(ctx: Context) -> dict[str, Any]:
-    """Binding-probe accuracy of RUN_DIR/model/ckpt.pt on each probe file (probe.json keeps every item)."""
+    """Binding-probe accuracy of RUN_DIR/model/ckpt.pt on each probe set (probe.json keeps every item); a
+    run of another corpus than the bundled one is probed on a set built from its own test split."""
+    from training.probe_sets import probe_sets_for_run
     from training.probes import evaluate_checkpoint, read_probes
 
-    results = {path.stem: {"file": str(path), **evaluate_checkpoint(ctx.path(MODEL_CKPT), read_probes(path))}
-               for path in probe_files(ctx.config)}
+    results = {}
+    for found in probe_sets_for_run(ctx.run_dir, probe_files(ctx.config), bool(ctx.config.probe.files),
+                                    ctx.config.probe.min_pairs):
+        results[found.name] = {"file": str(found.path), "built": found.built}
+        if found.skip:
+            ctx.warnings.append(f"probe: {found.skip}")
+            results[found.name] |= {"n": found.items, "pairs": found.pairs, "skipped": found.skip}
+        else:
+            results[found.name] |= evaluate_checkpoint(ctx.path(MODEL_CKPT), read_probes(found.path))
     write_json(ctx.path(PROBE_RESULTS), results)
     return {name: {k: round(r[k], 4) if isinstance(r[k], float) else r[k]
-                   for k in ("n", "accuracy", "ci_low", "ci_high", "chance")} for name, r in results.items()}
+                   for k in ("n", "pairs", "built", "skipped", "accuracy", "ci_low", "ci_high", "chance") if k in r}
+            for name, r in results.items()}
 
 
 def probe_environment(config: RunConfig) -> dict[str, Any]:
@@ -307,28 +324,22 @@ def probe_environment(config: RunConfig) -> dict[str, Any]:
     return {str(p): file_sha256(p) if p.exists() else None for p in probe_files(config)}
 
 
-CODE_COMMON = ("pipeline/io.py", "pipeline/schemas.py", "pipeline/stages.py")
-"""Code every stage's version includes. All of stages.py, not just the stage's own function, because
-the stage functions share helpers there: a stale cache costs more than a rerun."""
 STAGES: tuple[Stage, ...] = (
     Stage("ingest", (), (S.DOCS, "splits.json", "ingest_report.json"), ("ingest",),
-          ("pipeline/ingest.py",), ingest_stage, environment=corpus_environment),
-    Stage("parse", (S.DOCS,), (S.TOKENS,), ("parse",), ("labelers/parsing.py",), parse_stage,
+          ingest_stage, environment=corpus_environment),
+    Stage("parse", (S.DOCS,), (S.TOKENS,), ("parse",), parse_stage,
           volatile=("batch_size", "n_process", "shard_docs"), environment=pipeline_environment),
-    Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",),
-          ("labelers/extraction.py", "labelers/parsing.py"), candidates_stage),
-    Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",),
-          ("labelers/lfs", "labelers/labels.py", "labelers/resources"), label_stage),
-    Stage("aggregate", (S.VOTES,), (S.BINDINGS, "label_model.pkl", "aggregate.json"), ("aggregate",),
-          ("labelers/aggregation.py",), aggregate_stage),
+    Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",), candidates_stage),
+    Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",), label_stage),
+    Stage("aggregate", (S.VOTES,), (S.BINDINGS, LABEL_MODEL, "aggregate.json"), ("aggregate",),
+          aggregate_stage),
     Stage("registers", (S.DOCS, S.TOKENS, S.CANDIDATES, S.BINDINGS), (S.REGISTERS,),
-          ("registers", "aggregate"), ("labelers/registers.py",), registers_stage),
+          ("registers", "aggregate"), registers_stage),
     Stage("report", (S.DOCS, S.CANDIDATES, S.VOTES, S.BINDINGS, "aggregate.json", S.REGISTERS),
-          ("report.html", "report.json"), ("report",), ("labelers/report",), report_stage,
-          environment=report_environment),
-    Stage("train", (S.DOCS, S.REGISTERS), (MODEL_CKPT,), ("train",), ("training",), train_stage),
-    Stage("probe", (MODEL_CKPT,), (PROBE_RESULTS,), ("probe",),
-          ("training/probes.py", "training/checkpoint.py", "training/model.py"), probe_stage,
-          environment=probe_environment),
+          ("report.html", "report.json"), ("report",), report_stage, environment=report_environment),
+    Stage("train", (S.DOCS, S.REGISTERS), (MODEL_CKPT,), ("train",), train_stage),
+    # the run's own files are inputs too: a run of another corpus builds its probe set from them
+    Stage("probe", (MODEL_CKPT, S.DOCS, S.TOKENS, S.CANDIDATES, S.BINDINGS), (PROBE_RESULTS,), ("probe",),
+          probe_stage, environment=probe_environment),
 )
 STAGE_NAMES = tuple(stage.name for stage in STAGES)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -11,6 +12,8 @@ from rich.console import Console
 from pipeline.app import OVERRIDES, app
 from pipeline.config import load_config
 from pipeline.errors import UserError
+from pipeline.io import read_table
+from pipeline.schemas import DOCS, REGISTERS
 
 SYNTHETIC = "synthetic:"
 
@@ -30,6 +33,31 @@ def flag_overrides(labels: Optional[Path], data: Optional[str], steps: Optional[
     return [f"--{key}={json.dumps(value)}" for key, value in values.items() if value is not None]
 
 
+def without_nproc(argv: list[str]) -> list[str]:
+    """The command line minus its --nproc option, for the processes the launcher starts.
+
+    >>> without_nproc(["train", "--nproc", "2", "--out", "x", "--nproc=3"])
+    ['train', '--out', 'x']
+    """
+    out, skip = [], False
+    for arg in argv:
+        if skip or arg.startswith("--nproc="):
+            skip = False
+            continue
+        skip = arg == "--nproc"
+        if not skip:
+            out.append(arg)
+    return out
+
+
+def check_label_files(run_dir: Path) -> None:
+    """Read every page of the label files first (checksums included), so that a damaged one is a one-line
+    error naming it; training.data reads them without those checks."""
+    for name in (DOCS, REGISTERS):
+        if (run_dir / name).exists():  # a missing one: training.data says what to run
+            read_table(run_dir / name)
+
+
 @app.command(context_settings=OVERRIDES)
 def train(
     ctx: typer.Context,
@@ -44,15 +72,27 @@ def train(
     lr_schedule: Optional[str] = typer.Option(None, help="cosine or constant."),
     stop_at_solve: bool = typer.Option(False, "--stop-at-solve", help="Synthetic: stop at answer accuracy >= 0.95."),
     resume: bool = typer.Option(False, "--resume", help="Continue the run in --out from its ckpt.pt."),
+    nproc: int = typer.Option(1, "--nproc", min=1, help="Data-parallel processes (torch.distributed.run + DDP); "
+                              "optim.batch_size is the global batch and must be a multiple of it."),
 ) -> None:
     """Train the transformer with register heads; extra --section.key=value arguments override the config
     (named options win over them)."""
-    from training.config import TrainConfig  # torch loads only when training
+    from training import distributed  # torch loads only when training
+    from training.config import TrainConfig
     from training.train import train as run_training
+
+    if nproc > 1 and distributed.world_from_env().size == 1:
+        distributed.launch(nproc, without_nproc(sys.argv[1:]))
+        return
 
     overrides = list(ctx.args) + flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
                                                 lr_schedule, stop_at_solve)
-    records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume)
+    resolved = load_config(TrainConfig, config, overrides)
+    if resolved.data.labels:
+        check_label_files(Path(resolved.data.labels))
+    records = run_training(resolved, out, resume=resume)
+    if not distributed.world_from_env().main:
+        return
     last = records[-1] if records else {}
     shown = ", ".join(f"{k} {last[k]:.4g}" for k in ("loss", "eval_loss", "answer_acc", "reg_acc") if k in last)
     Console().print(f"trained to step {last.get('step', 0)} in {out}: {shown}", highlight=False)

@@ -1,6 +1,11 @@
-"""Checkpoints: everything a resumed run needs to continue exactly, and a loader for later analysis."""
+"""Checkpoints: everything a resumed run needs to continue exactly, and a loader for later analysis.
+
+A checkpoint holds only tensors, numbers, strings and dicts/lists/tuples of them, and is read with
+torch.load(weights_only=True): a checkpoint from someone else cannot run code when it is loaded.
+"""
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +25,29 @@ def step_path(out: Path, step: int) -> Path:
     return Path(out) / f"ckpt-{step}.pt"
 
 
+PLAIN = (torch.Tensor, str, int, float, bool, type(None))
+
+
+def not_plain(obj: Any, where: str = "state") -> str | None:
+    """Where ``obj`` holds a value that torch.load(weights_only=True) would refuse, or None."""
+    if isinstance(obj, dict):
+        items = [(f"{where} key {k!r}", k) for k in obj] + [(f"{where}[{k!r}]", v) for k, v in obj.items()]
+    elif isinstance(obj, (list, tuple)):
+        items = [(f"{where}[{n}]", v) for n, v in enumerate(obj)]
+    else:
+        return None if isinstance(obj, PLAIN) else f"{where} is a {type(obj).__module__}.{type(obj).__name__}"
+    return next((found for inner, value in items if (found := not_plain(value, inner))), None)
+
+
 def save(path: Path, state: dict[str, Any]) -> None:
     """Write a checkpoint atomically. ``state`` holds: step, done, config (dict), tokenizer (JSON),
     register_vocab, train_word_counts (the train split's word counts, for the probes' frequency
     baseline), model, optimizer, scheduler, sampler and rng states."""
-    with atomic_path(path) as tmp:
-        torch.save(state, tmp)
+    problem = not_plain(state)
+    if problem:  # a bug in the caller: such a checkpoint could not be read back
+        raise TypeError(f"checkpoint {path}: {problem}; only tensors and plain values may be saved")
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # a file object: no temp name inside the archive
+        torch.save(state, fh)
 
 
 def rng_state() -> dict[str, Any]:
@@ -47,8 +69,11 @@ def read(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise UserError(f"checkpoint {path} does not exist; train first or pass a folder that holds {CKPT}")
     try:
-        # our own files: they hold numpy RNG state and plain dicts besides tensors
-        return torch.load(path, map_location="cpu", weights_only=False)
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise UserError(f"checkpoint {path} holds objects other than tensors and plain values (or is no "
+                        "checkpoint); it is refused because loading such objects could run code: use a "
+                        "checkpoint written by regscaffold train") from None
     except Exception as exc:
         raise UserError(f"checkpoint {path} cannot be read ({exc}); it is damaged or not a checkpoint; "
                         "retrain or resume from another one") from None

@@ -5,7 +5,7 @@ overlapping by one), so every token after a passage's first is predicted once, f
 
 - Perplexity: exp(mean next-token NLL) over the valid passages' predicted tokens.
 - Attribute tokens at re-mentions: the predicted tokens whose first non-space character lies in the
-  adjective of a binding accepted by the LabelModel run (p_lm >= its threshold, not negated) whose
+  adjective of a binding accepted by the LabelModel run (p_lm > its threshold, not negated) whose
   entity was mentioned before the binding's own mention (some mention of the same ``ent_id``, a
   candidate's entity token or a pronoun's antecedent, at a lower token index). Their perplexity asks:
   does the model predict the attribute better when the entity it belongs to is being tracked?
@@ -32,6 +32,7 @@ import torch
 import torch.nn.functional as F
 from tokenizers import Tokenizer
 
+from labelers.labels import is_binding
 from pipeline import schemas as S
 from pipeline.io import read_metadata, read_parquet
 from training.data import LabeledRun, load_run
@@ -99,7 +100,7 @@ def remention_spans(run_dir: Path, doc_ids: set[str]) -> dict[str, list[tuple[in
                           cands.loc[cands["antecedent_i"] >= 0, ["doc_id", "ent_id", "antecedent_i"]]
                           .rename(columns={"antecedent_i": "ent_i"})])
     first = mentions.groupby(["doc_id", "ent_id"])["ent_i"].min().rename("first_i")
-    bound = cands[(cands["p_lm"] >= threshold) & ~cands["negated"]].join(first, on=["doc_id", "ent_id"])
+    bound = cands[is_binding(cands["p_lm"], threshold) & ~cands["negated"]].join(first, on=["doc_id", "ent_id"])
     bound = bound[bound["first_i"] < bound["ent_i"]]
     return {d: list(zip(g["attr_start"], g["attr_end"])) for d, g in bound.groupby("doc_id")}
 

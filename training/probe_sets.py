@@ -230,3 +230,61 @@ def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), win
                                window_chars=window_chars, max_pairs=max_pairs,
                                extra={"doc_id": region.doc_id, "split": split_of[region.doc_id]})
     return items
+
+
+MIN_PAIRS = 50
+"""Fewer pairs than this in a probe set built for a run: its accuracy is not scored (at 50 pairs the 95%
+interval is already about +-14 points; on fewer it says nothing about binding)."""
+OWN_SET = "probes_test.jsonl"
+"""The probe set the probe stage builds in the run folder for a corpus other than the bundled one."""
+
+
+def probe_doc_ids(path: Path) -> set[str]:
+    """The passages a probe file's items come from (its ``doc_id`` keys; an item without one matches none)."""
+    import json
+
+    rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {str(row.get("doc_id")) for row in rows}
+
+
+def bundled_sets_apply(files: Iterable[Path], doc_ids: set[str]) -> bool:
+    """Whether every item of the bundled probe files comes from a passage of this run: they were built on
+    the bundled corpus's test chapters and mean nothing for a model of another corpus."""
+    return all(Path(f).is_file() and probe_doc_ids(f) <= doc_ids for f in files)
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    import json
+
+    from pipeline.io import write_text
+
+    write_text(path, "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows))
+
+
+@dataclass(frozen=True)
+class ProbeSet:
+    name: str            # its key in probe.json
+    path: Path           # the file scored
+    built: bool          # made by the probe stage from the run's own test split
+    items: int = 0       # of a built set (a given file's count comes from scoring it)
+    pairs: int = 0
+    skip: str | None = None  # why a built set is not scored
+
+
+def probe_sets_for_run(run_dir: Path, files: list[Path], explicit: bool, min_pairs: int = MIN_PAIRS,
+                       min_p: float = 0.9) -> list[ProbeSet]:
+    """The probe sets the probe stage scores: files the user named; else the bundled sets when the run is
+    of the bundled corpus (all their passages are the run's); else set (b) built from the run's own test
+    split into RUN_DIR/probes_test.jsonl, not scored when it has fewer than ``min_pairs`` pairs."""
+    run_dir = Path(run_dir)
+    docs = read_parquet(run_dir / S.DOCS, ["doc_id"], "docs", S.SCHEMA_VERSION)
+    if explicit or bundled_sets_apply(files, set(docs["doc_id"])):
+        return [ProbeSet(Path(f).stem, Path(f), built=False) for f in files]
+    items = generated_items(run_dir, min_p, "test")
+    write_jsonl(run_dir / OWN_SET, items)
+    pairs = len({i["pair"] for i in items})
+    skip = None if pairs >= min_pairs else (
+        f"the run's test split gave {pairs} probe pair(s) ({len(items)} items, {OWN_SET}), under {min_pairs}: "
+        "too few for an accuracy to mean anything, so probing is skipped; a larger corpus (or a larger "
+        "ingest.test_fraction) gives more, and --probe.files=[\"FILE\"] scores a probe file of your own")
+    return [ProbeSet(Path(OWN_SET).stem, run_dir / OWN_SET, True, len(items), pairs, skip)]

@@ -1,11 +1,13 @@
 """Assemble the report: figures (report.json) and page (report.html) of one run folder."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from labelers.report.agreement import agreement_figures
 from labelers.report.compare import figure_changes, flips
 from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
@@ -14,8 +16,23 @@ from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
 from pipeline.io import write_json, write_text
 
-PROJECT_GOLD = Path(__file__).resolve().parents[2] / "data" / "gold"
-"""The project's own gold set, used when no --gold is given."""
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_GOLD = PROJECT_ROOT / "data" / "gold"
+"""The project's own gold set (of the bundled corpus), used when no --gold is given."""
+NEEDS_GOLD = ("precision, recall and calibration need a gold set of this corpus: make one with "
+              "`regscaffold gold sample {run} --n 60` (see data/gold/README.md), then "
+              "`regscaffold report {run} --gold FILE`")
+
+
+def shown_path(path: Path, run_dir: Path) -> str:
+    """A path as the report shows it: relative to the project when inside it, else to the run folder (the
+    run folder itself by its name), so a page or screenshot never carries one machine's absolute paths."""
+    path, run_dir = Path(path).resolve(), Path(run_dir).resolve()
+    if path.is_relative_to(PROJECT_ROOT):
+        return path.relative_to(PROJECT_ROOT).as_posix()
+    if path == run_dir:
+        return run_dir.name
+    return Path(os.path.relpath(path, run_dir)).as_posix()
 
 
 def resolve_gold(gold: Path | None) -> tuple[list[Path], str | None]:
@@ -24,8 +41,30 @@ def resolve_gold(gold: Path | None) -> tuple[list[Path], str | None]:
     if gold is not None:
         return [Path(gold)], None
     paths = default_gold_paths(PROJECT_GOLD)
-    return paths, None if paths else (f"no gold set: {PROJECT_GOLD}/pairs.jsonl and passages.jsonl do not "
-                                      "exist, so gold sections are left out; pass one with --gold FILE")
+    return paths, None if paths else ("no gold set: data/gold/pairs.jsonl and passages.jsonl do not exist, so "
+                                      "gold sections are left out; pass one with --gold FILE")
+
+
+def gold_of_run(run: RunData, paths: list[Path], explicit: bool, note: str | None) -> tuple[Gold | None, str | None]:
+    """The gold set that applies to this run, and the page's note. The default set applies to the run's
+    passages it labels; when it labels none (another corpus) the report is gold-free and says what to do."""
+    if not paths:
+        return None, note
+    gold = load_gold(paths, run.docs, subset=not explicit, shown=lambda p: shown_path(p, run.run_dir))
+    if gold.empty and not explicit:
+        return None, NEEDS_GOLD.format(run=shown_path(run.run_dir, run.run_dir))
+    if gold.passages_left_out:
+        note = (f"the default gold set labels {gold.passages_left_out} passage(s) this run does not have "
+                "(another ingest setting or part of the bundled corpus): only the records of this run's "
+                "passages are used")
+    return gold, note
+
+
+def gold_note(figures: dict[str, Any], run_dir: Path) -> str | None:
+    """The page's gold note for the terminal: the needs-a-gold-set line names the run folder as the user
+    typed it, so its commands can be pasted (the page names the folder without its absolute path)."""
+    gold = figures["gold"]
+    return NEEDS_GOLD.format(run=run_dir) if gold.get("needs_gold") else gold.get("note")
 
 
 def gold_summary(gold: Gold, pairs: pd.DataFrame) -> dict[str, Any]:
@@ -46,20 +85,26 @@ def gold_tables(run: RunData, gold: Gold) -> dict[str, pd.DataFrame]:
     return {name: table for name, table in tables.items() if len(table)}
 
 
-def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = None) -> dict[str, Any]:
-    """Every figure and example of the report for one run folder, JSON-ready."""
-    gold = load_gold(gold_paths, run.docs) if gold_paths else None
+def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = None,
+                    explicit: bool = True) -> dict[str, Any]:
+    """Every figure and example of the report for one run folder, JSON-ready.
+
+    explicit: the gold files were chosen by the user (they must match the run) rather than the default set."""
+    gold, note = gold_of_run(run, gold_paths, explicit, note)
+    needs_gold = gold is None and bool(gold_paths)
     tables = gold_tables(run, gold) if gold is not None else {}
     items = disagreements(run, tables)
     return {
-        "run_dir": str(run.run_dir), "method": run.aggregate.get("method"), "threshold": run.threshold,
+        "run_dir": shown_path(run.run_dir, run.run_dir), "method": run.aggregate.get("method"),
+        "threshold": run.threshold,
         "totals": {"passages": len(run.docs), "candidates": len(run.cands), "lfs": len(run.lf_names),
                    "accepted": int(run.bindings["accepted"].sum())},
         "gold": (gold_summary(gold, match_pairs(gold.pairs, run.cands)) | {"note": note}
-                 if gold is not None else {"files": [], "note": note}),
+                 if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
         "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t)}
                       for name, t in tables.items()},
+        "agreement": agreement_figures(run),
         "registers": register_figures(run.registers, run.register_meta),
         "errors": {"items": items, "by_lf": by_lf(items)},
         "register_view": register_view(run.registers, run.docs, run.register_meta.get("vocab", []),
@@ -78,11 +123,12 @@ def write_report(run_dir: Path, gold: Path | None = None, compare: Path | None =
     run_dir = Path(run_dir)
     paths, note = resolve_gold(gold)
     run = load_run(run_dir)
-    figures = compute_figures(run, paths, note)
+    figures = compute_figures(run, paths, note, explicit=gold is not None)
     if compare is not None:
         other = load_run(Path(compare))
-        figures["compare"] = {"other_run": str(compare),
-                              "figures": figure_changes(figures, compute_figures(other, paths, note)),
+        figures["compare"] = {"other_run": shown_path(compare, run_dir),
+                              "figures": figure_changes(figures, compute_figures(other, paths, note,
+                                                                                 explicit=gold is not None)),
                               "flips": flips(run, other)}
     write_json(run_dir / "report.json", figures)
     write_text(run_dir / "report.html", render(figures))

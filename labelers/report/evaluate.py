@@ -10,18 +10,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from labelers.labels import BOUND
+from labelers.labels import BOUND, is_binding
+from labelers.report.agreement import agreement_with_label_model
 from labelers.report.metrics import calibration, lf_precision_recall, lf_summary, prf
 from labelers.report.rundata import RunData
 
 
 def lf_table(run: RunData, pairs: pd.DataFrame | None) -> list[dict[str, Any]]:
-    """Per LF: polarity, coverage, overlaps, conflicts, learned weight and, with gold pairs, precision/recall."""
+    """Per LF: polarity, coverage, overlaps, conflicts, learned weight, agreement with the accepted label
+    and, with gold pairs, precision/recall."""
     weights = run.aggregate.get("lf_accuracy_estimates", {})
     matched = pairs[pairs["row"] >= 0] if pairs is not None else None
+    agree = agreement_with_label_model(run.L, run.bindings["accepted"].to_numpy(bool))
     out = []
     for j, (name, stats) in enumerate(zip(run.lf_names, lf_summary(run.L))):
-        entry = {"lf": name, **stats, "weight": weights.get(name)}
+        entry = {"lf": name, **stats, "weight": weights.get(name), **agree[j]}
         if matched is not None:
             entry |= lf_precision_recall(run.L[matched["row"].to_numpy(), j], matched["y"].to_numpy(),
                                          stats["polarity"])
@@ -33,7 +36,7 @@ def predictions(run: RunData) -> dict[str, np.ndarray]:
     """Each aggregator's BOUND decision per candidate. Majority vote needs a strict majority, so a tie or
     no vote (p_mv = 0.5) asserts nothing; the LabelModel's decision is the run's ``accepted`` column."""
     return {"label_model": run.bindings["accepted"].to_numpy(bool),
-            "majority_vote": run.bindings["p_mv"].to_numpy() > 0.5}
+            "majority_vote": is_binding(run.bindings["p_mv"].to_numpy(), run.threshold)}
 
 
 def _on_gold(pred: np.ndarray, table: pd.DataFrame) -> np.ndarray:

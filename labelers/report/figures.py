@@ -6,6 +6,7 @@ import io
 from typing import Any
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # no display: the report is written by a CLI, often on a server
 import matplotlib.pyplot as plt  # noqa: E402
@@ -56,10 +57,39 @@ def histogram(counts: list[int], title: str, xlabel: str) -> str:
     return data_uri(fig)
 
 
+def p_bound_histogram(p_bound: dict[str, Any]) -> str:
+    """Candidates per bin of P(BOUND), LabelModel and majority vote side by side."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    width = 0.045
+    lows = [lo for lo, _ in p_bound["bins"]]
+    for shift, method in ((0.005, "label_model"), (0.05, "majority_vote")):
+        ax.bar([lo + shift for lo in lows], p_bound[method], width=width, align="edge", color=COLORS[method],
+               label=NAMES[method])
+    ax.set(xlim=(0, 1), title="P(BOUND) of all candidates", xlabel="P(BOUND) bin", ylabel="candidates")
+    ax.legend(fontsize=8)
+    return data_uri(fig)
+
+
+def agreement_heatmap(names: list[str], agreement: list[list[float | None]]) -> str:
+    """Pairwise LF agreement where both vote; blank where two LFs never vote on the same candidate."""
+    values = np.array([[np.nan if v is None else v for v in row] for row in agreement], dtype=float)
+    size = 2.0 + 0.22 * len(names)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    image = ax.imshow(values, vmin=0, vmax=1, cmap="RdYlGn")
+    ax.set_xticks(range(len(names)), names, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(names)), names, fontsize=7)
+    ax.set_title("LF agreement where both vote")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    return data_uri(fig)
+
+
 def report_plots(figures: dict[str, Any]) -> dict[str, str]:
     """Every plot of the page, keyed by name."""
     plots = {f"reliability_{name}": reliability_diagram(section["calibration"], f"Reliability on gold {name}")
              for name, section in figures["gold_sets"].items() if section["calibration"]["label_model"]["n"]}
+    plots["p_bound"] = p_bound_histogram(figures["agreement"]["p_bound"])
+    if figures["agreement"]["lfs"]:
+        plots["lf_agreement"] = agreement_heatmap(figures["agreement"]["lfs"], figures["agreement"]["agreement"])
     regs = figures["registers"]
     top = regs["attributes"]["top"]
     if top:

@@ -30,16 +30,19 @@ may be mixed in one file:
     inside the regions that are gold bindings / accepted candidates inside the regions.
 
 ``ent_text`` and ``attr_text`` are optional everywhere; when given they must equal the passage text at
-the offsets, which catches labels made on another corpus or another ingest setting. Every doc_id must
-be a passage of the run's ``docs.parquet``; the default gold set is ``data/gold/pairs.jsonl`` plus
-``data/gold/passages.jsonl``, annotated on the bundled corpus.
+the offsets, which catches labels made on another corpus or another ingest setting. Every doc_id of a
+file given with --gold must be a passage of the run's ``docs.parquet`` (a file that labels passages the
+run lacks is one error naming how many and the first few). The default gold set,
+``data/gold/pairs.jsonl`` plus ``data/gold/passages.jsonl``, was annotated on the bundled corpus: it is
+applied to the run's passages it labels (all of them for a default run of the bundled corpus, some for a
+run of part of it) and to none of another corpus, without an error.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pandas as pd
 
@@ -50,6 +53,8 @@ KEY = ["doc_id", "ent_start", "ent_end", "attr_start", "attr_end"]
 SPANS = KEY[1:]
 LABELS = {"BOUND": BOUND, "NOT_BOUND": NOT_BOUND}
 MAX_PROBLEMS_SHOWN = 10
+FOREIGN_SHOWN = 3
+"""Passage ids named when a gold file labels passages the run lacks."""
 DEFAULT_GOLD = ("pairs.jsonl", "passages.jsonl")
 
 
@@ -62,6 +67,12 @@ class Gold:
     """doc_id, start, end, source: the annotated regions."""
     bindings: pd.DataFrame
     """KEY columns, negated, source: every binding listed in the annotated regions."""
+    passages_left_out: int = 0
+    """Passages the files label that are not in the run (only with load_gold's ``subset``)."""
+
+    @property
+    def empty(self) -> bool:
+        return not len(self.pairs) and not len(self.passages)
 
 
 class _Problems(list):
@@ -82,10 +93,8 @@ def _check_span(row: dict[str, Any], text: str, name: str, where: str, problems:
 
 def _doc_text(obj: dict[str, Any], texts: dict[str, str], where: str, problems: _Problems) -> str | None:
     doc_id = obj.get("doc_id")
-    if doc_id not in texts:
-        problems.add(where, f"doc_id {doc_id!r} is not a passage of this run's docs.parquet: these labels do "
-                     "not match the corpus; annotate passages of this run, or run the report on a run of the "
-                     "corpus the gold set was made from (the bundled one for data/gold)")
+    if not isinstance(doc_id, str):
+        problems.add(where, f"doc_id must be a passage id string of this run's docs.parquet, got {doc_id!r}")
         return None
     return texts[doc_id]
 
@@ -133,7 +142,7 @@ def _passage(obj: dict[str, Any], texts: dict[str, str], where: str,
     return {"doc_id": obj["doc_id"], "start": start, "end": end, "source": where}, rows
 
 
-def _lines(path: Path) -> list[tuple[str, Any]]:
+def _lines(path: Path, name: str) -> list[tuple[str, Any]]:
     if not path.is_file():
         raise UserError(f"gold file {path} does not exist; pass an existing JSONL file with --gold "
                         "(format: labelers/report/gold.py) or omit --gold to use data/gold/")
@@ -141,10 +150,38 @@ def _lines(path: Path) -> list[tuple[str, Any]]:
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                out.append((f"{path}:{n}", json.loads(line)))
+                out.append((f"{name}:{n}", json.loads(line)))
             except json.JSONDecodeError as exc:
-                out.append((f"{path}:{n}", exc))
+                out.append((f"{name}:{n}", exc))
     return out
+
+
+def foreign_passages(records: list[tuple[str, Any]], texts: dict[str, str]) -> list[str]:
+    """The doc_ids the records label that are no passage of the run, in order of first appearance."""
+    ids = (obj.get("doc_id") for _, obj in records if isinstance(obj, dict))
+    return list(dict.fromkeys(d for d in ids if isinstance(d, str) and d not in texts))
+
+
+def foreign_error(path: Path, foreign: list[str], labeled: int) -> UserError:
+    shown = ", ".join(foreign[:FOREIGN_SHOWN]) + (", ..." if len(foreign) > FOREIGN_SHOWN else "")
+    return UserError(f"gold file {path}: {len(foreign)} of the {labeled} passages it labels are not passages "
+                     f"of this run's docs.parquet ({shown}): it was annotated on another corpus or with other "
+                     "ingest settings; pass the gold file of this run's corpus, or make one with "
+                     "`regscaffold gold sample RUN_DIR`")
+
+
+def _known_records(path: Path, name: str, texts: dict[str, str], subset: bool) -> tuple[list[tuple[str, Any]], int]:
+    """The file's records on passages of this run, and how many passages it labels that the run lacks.
+
+    A file given by the user must match the run entirely (one error otherwise); the default set
+    (``subset``) is cut to the run's passages, since it covers only the bundled corpus."""
+    records = _lines(path, name)
+    foreign = foreign_passages(records, texts)
+    if foreign and not subset:
+        labeled = len({obj.get("doc_id") for _, obj in records if isinstance(obj, dict)})
+        raise foreign_error(path, foreign, labeled)
+    dropped = set(foreign)
+    return [(w, obj) for w, obj in records if not (isinstance(obj, dict) and obj.get("doc_id") in dropped)], len(dropped)
 
 
 def _duplicates(frame: pd.DataFrame, columns: list[str], what: str, problems: _Problems) -> None:
@@ -153,12 +190,18 @@ def _duplicates(frame: pd.DataFrame, columns: list[str], what: str, problems: _P
                      "keep one")
 
 
-def load_gold(paths: list[Path], docs: pd.DataFrame) -> Gold:
-    """Read and validate gold files against the run's passages; every problem is reported at once."""
+def load_gold(paths: list[Path], docs: pd.DataFrame, subset: bool = False,
+              shown: Callable[[Path], str] = str) -> Gold:
+    """Read and validate gold files against the run's passages; every problem is reported at once.
+
+    subset: keep only the records of the run's passages (for the default gold set) instead of failing.
+    shown: how a file is named in the records' ``source`` (the report shows no absolute path)."""
     texts = dict(zip(docs["doc_id"], docs["text"]))
-    problems, pairs, passages, bindings = _Problems(), [], [], []
+    problems, pairs, passages, bindings, left_out = _Problems(), [], [], [], 0
     for path in paths:
-        for where, obj in _lines(Path(path)):
+        records, dropped = _known_records(Path(path), shown(Path(path)), texts, subset)
+        left_out += dropped
+        for where, obj in records:
             kind = obj.get("type") if isinstance(obj, dict) else None
             if isinstance(obj, Exception) or kind not in ("pair", "passage"):
                 problems.add(where, f"not a gold record ({obj}); each line is a JSON object with "
@@ -179,7 +222,7 @@ def load_gold(paths: list[Path], docs: pd.DataFrame) -> Gold:
         more = f"\n  ... and {len(problems) - MAX_PROBLEMS_SHOWN} more" if len(problems) > MAX_PROBLEMS_SHOWN else ""
         raise UserError(f"{len(problems)} problem(s) in the gold file(s) (format: labelers/report/gold.py):"
                         f"\n  {shown}{more}")
-    return Gold([str(p) for p in paths], pairs_df, passages_df, bindings_df)
+    return Gold([shown(Path(p)) for p in paths], pairs_df, passages_df, bindings_df, left_out)
 
 
 def default_gold_paths(gold_dir: Path) -> list[Path]:

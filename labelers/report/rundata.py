@@ -32,7 +32,7 @@ class RunData:
     registers: pd.DataFrame
     register_meta: dict[str, Any]
     threshold: float
-    """accepted = p_lm >= threshold (bindings.parquet metadata)."""
+    """accepted = p_lm > threshold (bindings.parquet metadata)."""
 
 
 def check_complete(run_dir: Path) -> None:

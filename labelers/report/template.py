@@ -22,11 +22,11 @@ TEMPLATE = """<!DOCTYPE html>
 <body>
 <h1>Label-quality report</h1>
 <p class="note">run folder <code>{{ f.run_dir }}</code> · aggregation <b>{{ f.method }}</b>, accepted when
-P(BOUND) &ge; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.totals.candidates|fmt }} candidates,
+P(BOUND) &gt; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.totals.candidates|fmt }} candidates,
 {{ f.totals.accepted|fmt }} accepted, {{ f.totals.lfs }} labeling functions</p>
 <nav><a href="#gold">gold</a><a href="#lfs">labeling functions</a><a href="#aggregation">aggregation</a>
 <a href="#calibration">calibration</a><a href="#registers">register targets</a><a href="#errors">error browser</a>
-<a href="#register-view">register view</a>{% if f.compare is defined %}<a href="#compare">compare</a>{% endif %}</nav>
+<a href="#agreement">agreement</a><a href="#contested">contested</a><a href="#register-view">register view</a>{% if f.compare is defined %}<a href="#compare">compare</a>{% endif %}</nav>
 
 <section id="gold"><h2>Gold set</h2>
 {% if f.gold.note %}<p class="warn">{{ f.gold.note }}</p>{% endif %}
@@ -48,11 +48,13 @@ On annotated passages a gold binding that is no candidate counts as missed.</p>
 <p class="note">Coverage, overlaps and conflicts are fractions of all candidates (Snorkel LFAnalysis). Against gold pairs:
 <b>precision</b> = correct votes / gold pairs the LF voted on (Snorkel's "Emp. Acc." is this: it ignores abstentions);
 <b>recall</b> = correct votes / gold pairs of the class the LF votes (BOUND pairs for a BOUND-voting LF, NOT_BOUND pairs
-for a NOT_BOUND-voting LF, all pairs for an LF that votes both). Weight: the LabelModel's learned accuracy estimate.</p>
+for a NOT_BOUND-voting LF, all pairs for an LF that votes both). Weight: the LabelModel's learned accuracy estimate.
+Agrees with LabelModel: the fraction of the LF's votes (on all candidates) that equal the accepted label.</p>
 <table><tr><th>LF</th><th>polarity</th><th>coverage</th><th>overlaps</th><th>conflicts</th><th>learned weight</th>
-<th>precision</th><th>gold voted</th><th>recall</th><th>recall over</th></tr>
+<th>agrees with LabelModel</th><th>precision</th><th>gold voted</th><th>recall</th><th>recall over</th></tr>
 {% for lf in f.lfs %}<tr><td>{{ lf.lf }}</td><td>{{ lf.polarity|polarity }}</td><td class="n">{{ lf.coverage|fmt }}</td>
 <td class="n">{{ lf.overlaps|fmt }}</td><td class="n">{{ lf.conflicts|fmt }}</td><td class="n">{{ lf.weight|fmt }}</td>
+<td class="n">{{ lf.agree_lm|fmt }}</td>
 <td class="n">{{ lf.precision|default(None)|fmt }}</td><td class="n">{{ lf.n_voted|default(None)|fmt }}</td>
 <td class="n">{{ lf.recall|default(None)|fmt }}</td><td class="n">{{ lf.n_target|default(None)|fmt }}</td></tr>
 {% endfor %}</table>
@@ -114,6 +116,23 @@ BOUND; false negatives under each LF that voted NOT_BOUND. <mark class="ent">ent
 </ul></details>
 {% else %}<p class="note">none</p>{% endfor %}
 {% endfor %}
+</section>
+
+<section id="agreement"><h2>Agreement without gold</h2>
+<p class="note">Needs no gold set. The P(BOUND) histogram counts every candidate; the matrix gives, for each pair of
+labeling functions, the fraction of the candidates both voted on where their votes agree (blank: never both voted).</p>
+<div class="plots">{% for key in ["p_bound", "lf_agreement"] %}{% if plots[key] is defined %}
+<img class="plot" alt="{{ key }}" src="{{ plots[key] }}">{% endif %}{% endfor %}</div>
+</section>
+
+<section id="contested"><h2>Candidates the labeling functions disagree on most</h2>
+{% set c = f.agreement.contested %}
+<p class="note">{{ c.candidates|fmt }} candidates have both BOUND and NOT_BOUND votes; the most evenly split are listed
+(B = BOUND vote, N = NOT_BOUND vote). <mark class="ent">entity</mark> <mark class="attr">attribute</mark></p>
+<ul class="items">{% for e in c["items"] %}<li>{{ e.snippet|highlight }} <span class="meta">· {{ e.bound }} BOUND,
+{{ e.not_bound }} NOT_BOUND · P(BOUND) {{ e.p_lm|fmt }} ·
+{% for name, v in e.votes.items() %}{{ name }}={{ "B" if v == 1 else "N" }} {% endfor %}</span></li>
+{% else %}<li class="note">none</li>{% endfor %}</ul>
 </section>
 
 <section id="register-view"><h2>Register view</h2>

@@ -9,6 +9,7 @@ Also the tool for the README screenshot:
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -17,7 +18,8 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-SECTIONS = ("gold", "lfs", "aggregation", "calibration", "registers", "errors", "register-view", "compare")
+SECTIONS = ("gold", "lfs", "aggregation", "calibration", "agreement", "contested", "registers", "errors",
+            "register-view", "compare")
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync")
 
@@ -76,6 +78,47 @@ def test_report_renders_without_console_errors(report_html: Path, tmp_path: Path
         errors = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
         assert errors == []
         assert driver.save_screenshot(str(tmp_path / "report.png"))
+    finally:
+        driver.quit()
+
+
+HOSTILE = '<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">'
+"""Corpus text that would run script if the report pasted it into the page unescaped."""
+
+
+@pytest.fixture
+def hostile_html(tmp_path: Path) -> Path:
+    """The fixture run with HOSTILE at the end of passage d1 (the gold offsets stay valid), whose tokens the
+    register view shows."""
+    from labelers.report.build import write_report
+
+    fixture = load_make_run()
+    fixture.TEXTS = {**fixture.TEXTS, "d1": f"{fixture.TEXTS['d1']} {HOSTILE}"}
+    run = fixture.make_run(tmp_path / "run")
+    write_report(run, fixture.write_gold(tmp_path / "gold.jsonl", fixture.GOLD))
+    return run / "report.html"
+
+
+def test_corpus_markup_is_escaped_in_the_page_source(hostile_html: Path):
+    html = hostile_html.read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.pwned" in html and "onerror=&#34;window.pwned" in html  # token by token
+    assert "<script" not in html and not re.search(r"<[^>]*\bonerror", html)
+
+
+@pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+                    reason="needs /usr/bin/chromium and /usr/bin/chromedriver: apt-get install -y chromium "
+                           "chromium-driver (.ci/run installs them)")
+def test_corpus_markup_renders_as_text_and_never_runs(hostile_html: Path):
+    pytest.importorskip("selenium", reason="needs selenium: pip install -e '.[test]'")
+    from selenium.webdriver.common.by import By
+
+    driver = chrome()
+    try:
+        driver.get(hostile_html.as_uri())
+        assert driver.execute_script("return window.pwned === undefined")
+        assert driver.execute_script("return document.scripts.length + document.querySelectorAll('[onerror]').length") == 0
+        shown = driver.find_element(By.ID, "register-view").text
+        assert "<script>window.pwned" in shown and 'onerror="window.pwned' in shown  # as text, token by token
     finally:
         driver.quit()
 

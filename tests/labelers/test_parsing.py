@@ -7,13 +7,16 @@ TRICKY = [
     "Emma Woodhouse, handsome, clever, and rich,\nwith a comfortable home.\n\nShe was happy.",
     "  Leading spaces;   runs of  spaces\tand tabs — “curly quotes”, café, naïve, Mr. Knightley's hat!  ",
     "It wasn't cold. \u00a0Non-breaking space, emoji 🙂 and ellipsis…",
+    # combining marks, a skin-tone modifier, a ZWJ family and a control character (hostile corpora)
+    "Zoe\u0308 wrote e\u0301te\u0301 ☕🏽; the 👩\u200d👩\u200d👧 came and a bell \u0007 rang.",
 ]
 
 
 def test_token_table_rebuilds_text_and_parse_exactly(nlp):
-    frame = parse_frame(nlp, ["a", "b", "c"], TRICKY, batch_size=8, n_process=1)
-    rebuilt = dict(docs_from_tokens(nlp.vocab, frame, ["a", "b", "c"]))
-    for doc_id, text in zip("abc", TRICKY):
+    ids = list("abcd")
+    frame = parse_frame(nlp, ids, TRICKY, batch_size=8, n_process=1)
+    rebuilt = dict(docs_from_tokens(nlp.vocab, frame, ids))
+    for doc_id, text in zip(ids, TRICKY):
         doc, fresh = rebuilt[doc_id], nlp(text)
         assert doc.text == text
         rows = frame[frame["doc_id"] == doc_id]

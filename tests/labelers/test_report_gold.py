@@ -32,17 +32,37 @@ def test_valid_pairs_and_passages_load(tmp_path: Path):
 
 
 def test_every_problem_is_reported_with_file_line_and_fix(tmp_path: Path):
-    path = write(tmp_path, [pair(EMMA, HANDSOME, doc="other"), pair(EMMA, HANDSOME, label="YES"),
+    path = write(tmp_path, [pair(EMMA, HANDSOME, doc=7), pair(EMMA, HANDSOME, label="YES"),
                             pair(EMMA, CLEVER, attr_text="clever!"), "{not json", pair((0, 99), HANDSOME)])
     with pytest.raises(UserError) as err:
         load_gold([path], DOCS)
     message = str(err.value)
     assert message.startswith("5 problem(s)")
-    assert f"{path}:1: doc_id 'other' is not a passage of this run's docs.parquet" in message
-    assert "do not match the corpus" in message
+    assert f"{path}:1: doc_id must be a passage id string" in message
     assert f"{path}:2: label 'YES'" in message
     assert f"{path}:3: attr_text 'clever!' but the passage has 'clever'" in message
     assert f"{path}:4: not a gold record" in message and f"{path}:5: ent span [0, 99)" in message
+
+
+def test_gold_of_other_passages_is_one_error_with_count_and_first_ids(tmp_path: Path):
+    foreign = [pair(EMMA, HANDSOME, doc=f"other{n}") for n in range(5)]
+    path = write(tmp_path, [pair(EMMA, HANDSOME), *foreign, pair(EMMA, CLEVER, doc="other0")])
+    with pytest.raises(UserError) as err:
+        load_gold([path], DOCS)
+    message = str(err.value)
+    assert "\n" not in message
+    assert message.startswith(f"gold file {path}: 5 of the 6 passages it labels are not passages of this run's")
+    assert "(other0, other1, other2, ...)" in message and "other3" not in message
+    assert "regscaffold gold sample RUN_DIR" in message
+
+
+def test_default_gold_keeps_the_records_of_the_run_passages(tmp_path: Path):
+    path = write(tmp_path, [pair(EMMA, HANDSOME), pair(EMMA, HANDSOME, doc="other")])
+    gold = load_gold([path], DOCS, subset=True, shown=lambda p: p.name)
+    assert gold.pairs["source"].tolist() == ["gold.jsonl:1"] and gold.passages_left_out == 1
+    assert gold.files == ["gold.jsonl"]
+    none = load_gold([write(tmp_path, [pair(EMMA, HANDSOME, doc="other")])], DOCS, subset=True)
+    assert none.empty and none.passages_left_out == 1
 
 
 def test_duplicate_pairs_name_both_lines(tmp_path: Path):

@@ -36,7 +36,7 @@ def test_validation_collects_every_problem():
     with pytest.raises(UserError) as err:
         load_config(RunConfig, None, ["--registers.slots=0", "--aggregate.threshold=2"])
     assert "registers.slots must be in [1, 64], got 0" in str(err.value)
-    assert "aggregate.threshold must be in (0, 1), got 2" in str(err.value)
+    assert "aggregate.threshold must be in [0.5, 1)" in str(err.value)
 
 
 def test_missing_and_broken_config_files(tmp_path: Path):
@@ -46,3 +46,9 @@ def test_missing_and_broken_config_files(tmp_path: Path):
     bad.write_text("[parse\n")
     with pytest.raises(UserError, match="not valid TOML"):
         load_config(RunConfig, bad)
+
+
+def test_a_threshold_below_one_half_would_accept_ties_and_is_refused():
+    assert load_config(RunConfig, None, ["--aggregate.threshold=0.5"]).aggregate.threshold == 0.5
+    with pytest.raises(UserError, match=r"aggregate.threshold must be in \[0.5, 1\) .*got 0.4"):
+        load_config(RunConfig, None, ["--aggregate.threshold=0.4"])

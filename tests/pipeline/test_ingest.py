@@ -1,3 +1,4 @@
+import codecs
 import gzip
 import json
 from pathlib import Path
@@ -72,3 +73,60 @@ def test_bundled_corpus_split_matches_record():
     assert units == recorded
     shares = {k: v / report["passages"] for k, v in report["passages_by_split"].items()}
     assert 0.85 < shares["train"] < 0.95 and 0.03 < shares["valid"] < 0.08 and 0.03 < shares["test"] < 0.08
+
+
+def test_a_corrupt_deflate_stream_is_skipped_and_counted(tmp_path: Path):
+    raw = bytearray(gzip.compress(("The sea was calm and the sky was grey. " * 200).encode()))
+    raw[12] ^= 0xFF  # inside the deflate data: zlib.error, not the gzip header's OSError
+    (tmp_path / "bad.txt.gz").write_bytes(bytes(raw))
+    (tmp_path / "good.txt").write_text("The red ball was big.")
+    rows, _, report = ingest(IngestConfig(corpus=str(tmp_path)))
+    assert report["skipped"]["counts"] == {"bad_gzip": 1}
+    assert [r["source_id"] for r in rows] == ["good.txt#p0"]
+
+
+def test_an_unreadable_file_is_skipped_and_counted(tmp_path: Path, monkeypatch):
+    (tmp_path / "locked.txt").write_text("Secret.")
+    (tmp_path / "good.txt").write_text("The red ball was big.")
+    original = Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == "locked.txt":  # the tests run as root, for whom chmod 000 does not block reading
+            raise PermissionError(13, "Permission denied", str(self))
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    rows, _, report = ingest(IngestConfig(corpus=str(tmp_path)))
+    assert report["skipped"]["counts"] == {"unreadable": 1}
+    assert report["skipped"]["examples"]["unreadable"] == [f"{tmp_path / 'locked.txt'}: Permission denied"]
+    assert len(rows) == 1
+
+
+def test_hostile_corpus_files_are_decoded_or_skipped_and_counted(tmp_path: Path):
+    """Every file is either read (text exact) or counted under a reason: never a crash, never a silent drop."""
+    text = "The naïve café owner was glad 😀. She wrote e\u0301te\u0301 and \u0007 rang."
+    files = {
+        "utf16.txt": "The sea was calm.".encode("utf-16"),       # with its byte order mark: decoded
+        "utf8bom.txt": codecs.BOM_UTF8 + "A tall man was here.".encode(),  # the mark is no text
+        "marks.txt": text.encode(),                                # emoji, combining marks, a control char
+        "latin1.txt": "Caf\xe9 cr\xe8me.".encode("latin-1"),       # not UTF-8: counted
+        "nul.txt": b"Some text\x00with a NUL",                       # binary: counted
+        "empty.txt": b"",
+        "long line.txt": b"word " * 2_100_000,                       # 10 MB, no sentence end: overlong
+        "nom é.txt": "Named with a space.".encode(),              # space and non-ASCII in the name
+        "broken.jsonl": b'{"text": "Fine line."}\n{"text": 5}\n{not json\n\xc3\x28\n',
+        "wrong.parquet": None,
+    }
+    for name, raw in files.items():
+        if raw is not None:
+            (tmp_path / name).write_bytes(raw)
+    pd.DataFrame({"body": ["no text column"]}).to_parquet(tmp_path / "wrong.parquet")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "loop").symlink_to(tmp_path, target_is_directory=True)  # a symlink loop
+    rows, _, report = ingest(IngestConfig(corpus=str(tmp_path)))
+    assert report["skipped"]["counts"] == {"binary": 1, "empty": 1, "invalid_utf8": 2, "bad_json": 1,
+                                           "no_text_field": 1, "no_text_column": 1, "overlong_passage": 1}
+    by_source = {r["source_id"]: r["text"] for r in rows}
+    assert by_source == {"utf16.txt#p0": "The sea was calm.", "utf8bom.txt#p0": "A tall man was here.",
+                         "marks.txt#p0": text, "nom é.txt#p0": "Named with a space.",
+                         "broken.jsonl#L1#p0": "Fine line."}

@@ -45,7 +45,7 @@ def test_full_run_writes_every_file(finished_run):
     assert [s for s in report["stages"]] == list(STAGE_NAMES)
     for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
                  "registers.parquet", "config.toml", "run.lock", "run.json", "report.html", "report.json",
-                 "label_model.pkl", "ingest_report.json", "splits.json", "model/ckpt.pt", "probe.json"):
+                 "label_model.pt", "ingest_report.json", "splits.json", "model/ckpt.pt", "probe.json"):
         assert (run_dir / name).exists(), name
     assert not list(run_dir.glob(".*.tmp")), "no temporary file may be left behind"
     meta = read_metadata(run_dir / "registers.parquet")
@@ -58,9 +58,17 @@ def test_full_run_writes_every_file(finished_run):
     assert read_metadata(run_dir / "bindings.parquet")["method"] == "majority_fallback"
     assert any("majority vote used" in w for w in report["warnings"])
     assert any("ingest skipped 5" in w for w in report["warnings"])
+    # not the bundled corpus: the probe set is built from the run's test split, too small to score
     probes = json.loads((run_dir / "probe.json").read_text())
-    assert set(probes) == {"gold_test", "generated_test"} and probes["generated_test"]["n"] >= 500
+    assert set(probes) == {"probes_test"} and probes["probes_test"]["built"] and "skipped" in probes["probes_test"]
     assert report["stages"]["train"]["summary"]["steps"] == 2
+
+
+def test_fallback_run_accepts_only_strict_majorities(finished_run):
+    run_dir, _ = finished_run
+    bindings = pd.read_parquet(run_dir / "bindings.parquet")
+    assert (bindings["p_mv"] == 0.5).any(), "the tiny corpus has ties or rows without votes"
+    assert bindings["accepted"].tolist() == (bindings["p_mv"] > 0.5).tolist()
 
 
 def test_probe_cli_accepts_the_run_checkpoint(finished_run, tmp_path):
@@ -72,7 +80,7 @@ def test_probe_cli_accepts_the_run_checkpoint(finished_run, tmp_path):
     result = CliRunner().invoke(app, ["probe", "--checkpoint", str(run_dir / "model" / "ckpt.pt"),
                                       "--probes", str(gold), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert json.loads(out.read_text())["n"] == json.loads((run_dir / "probe.json").read_text())["gold_test"]["n"]
+    assert json.loads(out.read_text())["n"] == len(gold.read_text().splitlines())
 
 
 def test_rerun_skips_everything_and_is_byte_identical(finished_run):
@@ -176,3 +184,51 @@ def test_cli_runs_and_reports_errors_in_one_line(tmp_path, tiny_corpus):
     assert bad.returncode == 2
     assert bad.stderr.strip().startswith("error:") and "registers.slots must be in [1, 64], got 0" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_cli_shows_a_bug_with_its_traceback_not_as_a_user_error(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from pipeline import cli, run_cmd
+
+    def bug(*args, **kwargs):
+        raise ValueError("an internal inconsistency")  # not a UserError: must not pass as bad input
+
+    monkeypatch.setattr(run_cmd, "run_pipeline", bug)
+    monkeypatch.setattr(sys, "argv", ["regscaffold", "run", "--out", str(tmp_path / "run")])
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main()
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 1
+    assert "Traceback" in err and "ValueError: an internal inconsistency" in err
+    assert "this is a bug in regscaffold" in err and "error: an internal" not in err
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from pipeline.lock import exclusive
+with exclusive(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_second_run_on_the_same_folder_is_refused_until_the_first_dies(tmp_path, tiny_corpus):
+    import signal
+    import subprocess
+    import sys
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(run_dir)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(UserError, match=rf"{run_dir} is in use by another regscaffold run \(pid {holder.pid}\)"):
+            run_pipeline(run_dir, config_for(tiny_corpus), until="ingest")
+        assert not (run_dir / "config.toml").exists()  # refused before writing anything
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    report = run_pipeline(run_dir, config_for(tiny_corpus), until="ingest")  # the kernel dropped the lock
+    assert report["stages"]["ingest"]["status"] == "ran"

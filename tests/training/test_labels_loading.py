@@ -107,3 +107,30 @@ def test_passage_without_labels_holds_nothing(tmp_path):
     data = windows(run, word_level("abcd"), "train", block_size=8)
     assert (data.labels[1] == schemas.NOTHING_ID).all() and (data.conf[1] == 1).all()
     assert data.labels[0, :, 0].tolist() == [0, 0, 2]  # the labeled passage keeps its labels
+
+
+def _flip_page_byte(path) -> None:
+    column = pq.ParquetFile(path).metadata.row_group(0).column(4)  # the labels lists
+    raw = bytearray(path.read_bytes())
+    raw[column.data_page_offset + column.total_compressed_size // 2] ^= 0x10
+    path.write_bytes(bytes(raw))
+
+
+def _truncate(path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size - 100])
+
+
+@pytest.mark.parametrize("damage", [_flip_page_byte, _truncate])
+def test_train_on_damaged_registers_is_one_line_naming_the_file(run_dir, tmp_path, damage):
+    import subprocess
+    import sys
+
+    path = run_dir / schemas.REGISTERS
+    damage(path)
+    result = subprocess.run([sys.executable, "-c", "from pipeline.cli import main; main()", "train", "--labels",
+                             str(run_dir), "--out", str(tmp_path / "out"), "--steps", "1"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    message = " ".join(result.stderr.split())
+    assert message.startswith(f"error: {path} is damaged") and f"regscaffold run --out {run_dir} --force" in message
+    assert "Traceback" not in result.stderr

@@ -129,3 +129,30 @@ def test_resume_rejects_labels_with_another_vocabulary(run_dir, tmp_path):
     write_run(run_dir, vocab=["NOTHING", "OTHER", "blue", "soft"])
     with pytest.raises(UserError, match="register classes"):
         train(config, tmp_path / "out", resume=True)
+
+
+class Payload:
+    """A pickle that creates a file when loaded: what a hostile checkpoint could hold."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return open, (self.marker, "w")
+
+
+def test_a_checkpoint_holding_code_is_refused_and_a_real_one_is_plain(tmp_path):
+    for name in ("a", "b"):
+        train(tiny_config(data=SYNTH, optim={"steps": 2}), tmp_path / name)
+    state = checkpoint.read(tmp_path / "a")
+    assert checkpoint.not_plain(state) is None
+    # byte-identical runs: the archive holds no temporary file name
+    assert (tmp_path / "a" / checkpoint.CKPT).read_bytes() == (tmp_path / "b" / checkpoint.CKPT).read_bytes()
+
+    marker = tmp_path / "code-ran"
+    torch.save({**state, "sampler": Payload(marker)}, tmp_path / "evil.pt")
+    with pytest.raises(UserError, match="refused because loading such objects could run code"):
+        checkpoint.read(tmp_path / "evil.pt")
+    assert not marker.exists()
+    with pytest.raises(TypeError, match=r"state\['sampler'\] is a .*Payload"):
+        checkpoint.save(tmp_path / "bad.pt", {**state, "sampler": Payload(marker)})
