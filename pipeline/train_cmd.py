@@ -12,8 +12,6 @@ from rich.console import Console
 from pipeline.app import OVERRIDES, app
 from pipeline.config import load_config
 from pipeline.errors import UserError
-from pipeline.io import read_table
-from pipeline.schemas import DOCS, REGISTERS
 
 SYNTHETIC = "synthetic:"
 
@@ -50,14 +48,6 @@ def without_nproc(argv: list[str]) -> list[str]:
     return out
 
 
-def check_label_files(run_dir: Path) -> None:
-    """Read every page of the label files first (checksums included), so that a damaged one is a one-line
-    error naming it; training.data reads them without those checks."""
-    for name in (DOCS, REGISTERS):
-        if (run_dir / name).exists():  # a missing one: training.data says what to run
-            read_table(run_dir / name)
-
-
 @app.command(context_settings=OVERRIDES)
 def train(
     ctx: typer.Context,
@@ -87,10 +77,7 @@ def train(
 
     overrides = list(ctx.args) + flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
                                                 lr_schedule, stop_at_solve)
-    resolved = load_config(TrainConfig, config, overrides)
-    if resolved.data.labels:
-        check_label_files(Path(resolved.data.labels))
-    records = run_training(resolved, out, resume=resume)
+    records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume)
     if not distributed.world_from_env().main:
         return
     last = records[-1] if records else {}

@@ -14,13 +14,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 import torch
 from tokenizers import Tokenizer
 
 from pipeline import schemas
 from pipeline.errors import UserError
-from pipeline.io import file_sha256, read_metadata, read_parquet
+from pipeline.io import file_sha256, read_metadata, read_parquet, read_table
 from training import synthetic
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
@@ -90,7 +89,7 @@ def _read_registers(path: Path):
         raise UserError(f"{path}: metadata says kind={meta.get('kind')!r} schema_version="
                         f"{meta.get('schema_version')!r}; this trainer reads kind='registers' schema_version="
                         f"{schemas.SCHEMA_VERSION}; {RERUN}")
-    table = pq.read_table(path)
+    table = read_table(path)  # every page checksum-checked: a damaged file is a one-line error naming it
     missing = [c for c in schemas.REGISTER_COLUMNS if c not in table.column_names]
     if missing:
         raise UserError(f"{path}: missing column(s) {missing}; {RERUN}")

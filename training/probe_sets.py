@@ -23,8 +23,8 @@ before the region (the text there is not annotated).
 ``probe_worthy`` (rules added after the hand check of the first version of the set: a plain word on both
 sides, not part of a hyphenated or dashed token; an adjective that names a property, not a degree,
 determiner-like or relational one, nor "dear" of address; and by default no pronoun mention, since 1 of
-5 pronoun-based items in that check was right); conflicts are all accepted candidates (p_lm >= the run's
-threshold) and negated candidates with p_lm >= min_p.
+5 pronoun-based items in that check was right); conflicts are all accepted candidates (p_lm above the run's
+threshold, labelers.labels.is_binding) and negated candidates with p_lm >= min_p.
 """
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from labelers.labels import is_binding
 from labelers.lexicon import attribute_type
 from pipeline import schemas as S
 from pipeline.errors import UserError
@@ -185,7 +186,7 @@ def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", wind
         cands = by_doc.get(doc_id)
         if cands is None:
             continue
-        kept = cands[(cands["p_lm"] >= run.threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
+        kept = cands[is_binding(cands["p_lm"], run.threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
         bindings = [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
                     for r in kept.itertuples()]
         queries = entity_queries(cands[MENTION_COLUMNS])
@@ -223,7 +224,7 @@ def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), win
                                     max(b.ent_end, b.attr_end), not b.negated,
                                     f"{mention} -> {adjective} (gold{', negated' if b.negated else ''})",
                                     kind_at.get(b.ent_start) == "pron"))
-        before = cands[(cands["p_lm"] >= run.threshold) & (cands[["ent_end", "attr_end"]].max(axis=1) <= region.start)]
+        before = cands[is_binding(cands["p_lm"], run.threshold) & (cands[["ent_end", "attr_end"]].max(axis=1) <= region.start)]
         bindings += [_candidate_binding(r, False) for r in before.itertuples()]
         items += passage_items(region.doc_id, text, bindings, entity_queries(cands[MENTION_COLUMNS]),
                                run.sentence_ends.get(region.doc_id, np.zeros(0)), limit=region.end,
