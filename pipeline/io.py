@@ -34,8 +34,8 @@ def make_dir(path: Path) -> None:
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"cannot create folder {path}: {exc.strerror}; choose another output folder or "
-                        "make its parent writable") from exc
+        fix = WRITE_FAULTS.get(exc.errno, "choose another output folder or make its parent writable")
+        raise UserError(f"cannot create folder {path}: {exc.strerror}; {fix}") from exc
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pipeline.errors import UserError
-from pipeline.io import file_sha256, write_json
+from pipeline.io import WRITE_FAULTS, file_sha256, write_json
 
 LOCK_NAME = "run.lock"
 IN_USE_NAME = ".in-use"
@@ -63,8 +63,8 @@ def exclusive(run_dir: Path) -> Iterator[None]:
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror}; make {run_dir} writable or give this run "
-                        "another --out") from exc
+        fix = WRITE_FAULTS.get(exc.errno, f"make {run_dir} writable or give this run another --out")
+        raise UserError(f"cannot write {path}: {exc.strerror}; {fix}") from exc
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -6,6 +6,7 @@ torch.load(weights_only=True): a checkpoint from someone else cannot run code wh
 from __future__ import annotations
 
 import pickle
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,23 @@ def save(path: Path, state: dict[str, Any]) -> None:
     if problem:  # a bug in the caller: such a checkpoint could not be read back
         raise TypeError(f"checkpoint {path}: {problem}; only tensors and plain values may be saved")
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # a file object: no temp name inside the archive
-        torch.save(state, fh)
+        torch.save(canonical(state), fh)
+
+
+def canonical(obj: Any) -> Any:
+    """``obj`` with every string interned and every container rebuilt, so that equal states pickle to equal
+    bytes: pickle writes a string that appears twice once, by object identity, and a resumed run's keys are
+    strings read back from a checkpoint rather than the literals of an unbroken run."""
+    if isinstance(obj, str):
+        return sys.intern(obj)
+    if isinstance(obj, dict):
+        out = type(obj)((canonical(k), canonical(v)) for k, v in obj.items())
+        if hasattr(obj, "_metadata"):  # a module state dict's per-module versions
+            out._metadata = canonical(obj._metadata)
+        return out
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(canonical(v) for v in obj)
+    return obj
 
 
 def rng_state() -> dict[str, Any]:

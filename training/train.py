@@ -25,7 +25,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 from pipeline.config import to_dict, to_toml
 from pipeline.errors import UserError
-from pipeline.io import write_text
+from pipeline.io import remove_temporaries, write_text
 from training import checkpoint, distributed, synthetic
 from training.config import OptimConfig, TrainConfig
 from training.data import BatchSampler, Prepared, Windows, batch, prepare
@@ -177,6 +177,8 @@ def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str
 
 
 def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device) -> list[dict]:
+    if world.main:  # a killed run's half-written files (its cleanup never ran); ranks > 0 write nothing
+        remove_temporaries(out)
     saved = checkpoint.read(out / checkpoint.CKPT) if resume else None
     tokenizer = Tokenizer.from_str(saved["tokenizer"]) if saved else None
     if not world.main:  # rank 0 makes the tokenizer (BPE training) once; the others read it

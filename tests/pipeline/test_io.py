@@ -77,3 +77,19 @@ def test_other_errors_inside_a_write_are_not_disguised(tmp_path):
             tmp.write_text("partial")
             raise KeyError("a bug")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_full_disk_when_making_a_folder_or_the_run_lock_says_to_free_space(tmp_path, monkeypatch):
+    from pipeline import lock
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "mkdir", full)
+    with pytest.raises(UserError, match="free disk space"):
+        io.make_dir(tmp_path / "new")
+    monkeypatch.undo()
+    monkeypatch.setattr(lock.os, "open", full)
+    with pytest.raises(UserError, match="free disk space"):
+        with lock.exclusive(tmp_path):
+            pass
