@@ -31,8 +31,8 @@ from labelers.aggregation import majority_class_balance, majority_proba  # noqa:
 from labelers.labels import ABSTAIN, BOUND  # noqa: E402
 from labelers.report.gold import default_gold_paths, load_gold, match_pairs, passage_rows  # noqa: E402
 from labelers.report.metrics import calibration, prf  # noqa: E402
-from pipeline import schemas as S  # noqa: E402
-from pipeline.io import read_parquet, write_json, write_text  # noqa: E402
+from pipeline.core import schemas as S  # noqa: E402
+from pipeline.core.io import read_parquet, write_json, write_text  # noqa: E402
 
 SPLITS = ("valid", "test")
 BOOTSTRAP = 1000

@@ -11,7 +11,7 @@ Arms (same model, initialisation, data order, token budget per seed; see ARMS):
 and, on request, a one-seed sweep around reg_lm (SWEEP_ARMS: loss weight 0.1 and 1.0; heads on block 1 of 4;
 decodability is still measured on the final LayerNorm output):
     OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py --arms reg_lm_w0.1 reg_lm_w1.0 reg_lm_mid --seeds 0
-Label variants come from labelers/variants.py, written once into WORK/labels/VARIANT. A seed fixes
+Label variants come from experiments/variants.py, written once into WORK/labels/VARIANT. A seed fixes
 the model's initialisation (torch.manual_seed before the model is built; every variant's label
 vocabulary has the same number of classes, so the register head's size, drawn in the middle of the
 build, is the same in every arm) and the batch order (BatchSampler(seed) over the
@@ -19,7 +19,7 @@ same windows: every arm tokenizes the same docs.parquet with a BPE trained on th
 
 Per arm and seed: probe accuracy (training/probes.py) on the gold set (a), the generated set (b) and any
 --probes file, at every saved checkpoint (curves) and at the end; valid perplexity overall and on
-attribute tokens at re-mentions, and linear decodability with its control task (training/measures.py);
+attribute tokens at re-mentions, and linear decodability with its control task (experiments/measures.py);
 training tokens/s. Results: RESULTS (JSON, per seed and aggregated) and RESULTS with .md.
 
 Seed-major and resumable: arm x seed pairs already in RESULTS are skipped; a seed whose training was interrupted
@@ -47,13 +47,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_common import machine_info  # noqa: E402  (beside this script)
-from labelers.variants import write_variant  # noqa: E402
-from pipeline.config import load_config  # noqa: E402
-from pipeline.io import write_json, write_text  # noqa: E402
+from experiments.measures import measure  # noqa: E402
+from experiments.variants import write_variant  # noqa: E402
+from pipeline.core.config_loader import load_config, parse_overrides  # noqa: E402
+from pipeline.core.io import write_json, write_text  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import TrainConfig  # noqa: E402
-from training.measures import measure  # noqa: E402
-from training.probes import bootstrap_ci, evaluate_checkpoint, read_probes  # noqa: E402
+from training.probes import bootstrap_ci, read_probes  # noqa: E402
 from training.train import train  # noqa: E402
 
 ARMS = {  # name: (label variant, register loss weight, layer the heads read: -1 = final LayerNorm, else a block)
@@ -123,11 +123,10 @@ def labels_dir(variant: str, args: argparse.Namespace) -> Path:
 
 def config_for(arm: str, seed: int, args: argparse.Namespace) -> TrainConfig:
     variant, weight, reg_layer = ALL_ARMS[arm]
-    overrides = [*MODEL, f"--data.labels={json.dumps(str(labels_dir(variant, args)))}", f"--loss.aux_weight={weight}",
-                 f"--optim.steps={args.steps}", f"--run.seed={seed}", f"--run.eval_every={args.save_every}",
-                 f"--run.save_every={args.save_every}", "--run.progress=false", f"--model.reg_layer={reg_layer}",
-                 *args.extra]
-    return load_config(TrainConfig, None, overrides)
+    arm_settings = {"data.labels": str(labels_dir(variant, args)), "loss.aux_weight": weight, "optim.steps": args.steps,
+                    "run.seed": seed, "run.eval_every": args.save_every, "run.save_every": args.save_every,
+                    "run.progress": False, "model.reg_layer": reg_layer}
+    return load_config(TrainConfig, None, parse_overrides(MODEL) | arm_settings | parse_overrides(args.extra))
 
 
 def train_seed(arm: str, seed: int, args: argparse.Namespace) -> Path:
@@ -144,7 +143,7 @@ def probe_all(ckpt: Path, sets: dict[str, list]) -> dict[str, dict[str, Any]]:
     which the paired comparisons between arms read."""
     found = {}
     for name, probes in sets.items():
-        result = evaluate_checkpoint(ckpt, probes)
+        result = checkpoint.evaluate_checkpoint(ckpt, probes)
         items = result.pop("items")
         found[name] = result | {"hits": "".join("1" if item["right"] else "0" for item in items)}
     return found

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_common import machine_info  # noqa: E402  (beside this script)
-from pipeline.io import atomic_path, write_json, write_text  # noqa: E402
+from pipeline.core.io import atomic_path, write_json, write_text  # noqa: E402
 from training import synthetic  # noqa: E402
 
 ARMS = {  # name: (aux weight, lr schedule, seeds)

@@ -19,8 +19,8 @@ import torch
 from snorkel.labeling.model import LabelModel, MajorityLabelVoter
 
 from labelers.labels import ABSTAIN, BOUND
-from pipeline.errors import UserError
-from pipeline.io import atomic_path
+from pipeline.core.errors import UserError
+from pipeline.core.io import atomic_path
 
 MIN_LFS = 3  # LabelModel's own minimum
 LABEL_MODEL_FORMAT = "regscaffold-label-model/1"

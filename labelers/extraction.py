@@ -38,7 +38,7 @@ from spacy.tokens import Doc, Span, Token
 from labelers.lexicon import attribute_type, load_coref_tables, load_lexicon
 
 CANDIDATE_COLUMNS: list[str] = [
-    # key columns (pipeline.schemas.CANDIDATE_KEY_COLUMNS) and coreference
+    # key columns (pipeline.core.schemas.CANDIDATE_KEY_COLUMNS) and coreference
     "cand_id", "doc_id", "sent", "ent_i", "attr_i", "ent_start", "ent_end", "attr_start", "attr_end",
     "ent_id", "antecedent_i",
     # the entity mention

@@ -1,6 +1,6 @@
 """The core of ``regscaffold gold annotate``, the terminal annotator for users without Label Studio: a
 pure state machine over the to-do regions of ``regscaffold gold sample``, fed one answer (a typed key)
-at a time. It does no I/O, so tests drive it with scripted keys; pipeline/gold_annotate.py renders it,
+at a time. It does no I/O, so tests drive it with scripted keys; pipeline/commands/gold_annotate.py renders it,
 reads the keys and saves.
 
 Per region, in to-do order, one question per candidate pair inside it: b = bound, n = not bound,

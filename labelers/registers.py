@@ -10,7 +10,8 @@ import pandas as pd
 import pyarrow as pa
 
 from labelers.labels import is_binding
-from pipeline.schemas import NOTHING, NOTHING_ID, OTHER, OTHER_ID
+from pipeline.core.progress import Advance
+from pipeline.core.schemas import NOTHING, NOTHING_ID, OTHER, OTHER_ID
 
 
 def attribute_vocab(accepted: pd.DataFrame, size: int) -> list[str]:
@@ -60,7 +61,7 @@ def register_table(tokens: pd.DataFrame, labels: np.ndarray, conf: np.ndarray) -
 
 
 def materialise(tokens: pd.DataFrame, candidates: pd.DataFrame, p: np.ndarray, threshold: float,
-                slots: int, vocab_size: int, progress=None) -> tuple[pa.Table, list[str], dict]:
+                slots: int, vocab_size: int, progress: Advance | None = None) -> tuple[pa.Table, list[str], dict]:
     """The register table (one row per token), the vocabulary, and summary figures."""
     cands = candidates.assign(p=p)
     accepted = cands[is_binding(cands["p"], threshold)]

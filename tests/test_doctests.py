@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import doctest
 import importlib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from pipeline.core.paths import PROJECT_ROOT as ROOT
+
 MODULES = sorted(".".join(path.relative_to(ROOT).with_suffix("").parts)
-                 for package in ("pipeline", "labelers", "training") for path in (ROOT / package).rglob("*.py")
+                 for package in ("pipeline", "labelers", "training", "experiments") for path in (ROOT / package).rglob("*.py")
                  if ">>> " in path.read_text(encoding="utf-8"))
 
 
 def test_some_modules_have_examples():
-    assert "pipeline.docs_cmd" in MODULES
+    assert "pipeline.commands.docs_cmd" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

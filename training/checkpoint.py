@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import pickle
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import torch
 from tokenizers import Tokenizer
 
-from pipeline.config import build_config
-from pipeline.errors import UserError
-from pipeline.io import atomic_path
+from pipeline.core.config_loader import build_config
+from pipeline.core.errors import UserError
+from pipeline.core.io import atomic_path
 from training.config import TrainConfig
 from training.model import GPT
+from training.probes import Probe, evaluate, model_logprob
 
 CKPT = "ckpt.pt"
 
@@ -110,3 +112,11 @@ def from_state(state: dict[str, Any], source: Path) -> tuple[GPT, Tokenizer, Tra
     model = GPT(config.model)
     model.load_state_dict(state["model"])
     return model.eval(), Tokenizer.from_str(state["tokenizer"]), config
+
+
+def evaluate_checkpoint(path: Path, probes: Sequence[Probe], seed: int = 0) -> dict[str, Any]:
+    """training.probes.evaluate with a saved model; the frequency baseline uses the train split's word counts
+    saved with it (absent in checkpoints older than the probes: that baseline is then left out)."""
+    state = read(path)
+    model, tokenizer, _ = from_state(state, path)
+    return evaluate(probes, model_logprob(model, tokenizer), state.get("train_word_counts"), seed=seed)

@@ -1,4 +1,4 @@
-"""The trainer's config: one dataclass section per concern, loaded with pipeline.config.load_config."""
+"""The trainer's config: one dataclass section per concern, loaded with pipeline.core.config_loader.load_config."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -43,7 +43,9 @@ class OptimConfig:
 
 
 @dataclass
-class RunConfig:
+class RunSettings:
+    """The [run] section: seeding, evaluation and checkpoint cadence, precision and device."""
+
     seed: int = 0
     """Seed of the model's initialization and of the batch order."""
     eval_every: int = 250
@@ -81,6 +83,6 @@ class TrainConfig:
     model: ModelConfig = field(default_factory=ModelConfig)
     loss: LossConfig = field(default_factory=LossConfig)
     optim: OptimConfig = field(default_factory=OptimConfig)
-    run: RunConfig = field(default_factory=RunConfig)
+    run: RunSettings = field(default_factory=RunSettings)
     data: DataConfig = field(default_factory=DataConfig)
     noise: NoiseConfig = field(default_factory=NoiseConfig)

@@ -8,6 +8,8 @@ pair is trained exactly once and no window crosses a passage boundary. Windows a
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,16 +19,25 @@ import pyarrow.compute as pc
 import torch
 from tokenizers import Tokenizer
 
-from pipeline import schemas
-from pipeline.errors import UserError
-from pipeline.io import file_sha256, read_metadata, read_parquet, read_table
+from pipeline.core import schemas
+from pipeline.core.errors import UserError
+from pipeline.core.io import file_sha256, read_metadata, read_parquet, read_table
 from training import synthetic
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
-from training.probes import word_counts
 from training.tokenizer import PAD_ID, align, train_bpe, word_level
 
+WORD = re.compile(r"\w+(?:['’-]\w+)*")  # a word with inner apostrophes or hyphens: "don't", "well-bred"
 RERUN = "rerun the pipeline on this folder so that its files are made together"
+
+
+def word_counts(texts: Sequence[str]) -> dict[str, int]:
+    """Lower-cased whole-word counts (the frequency baseline's table)."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in WORD.findall(text.lower()):
+            counts[word] = counts.get(word, 0) + 1
+    return counts
 
 
 @dataclass
@@ -53,9 +64,8 @@ class DataConfig:
 
     def problems(self) -> list[str]:
         found = []
-        if bool(self.labels) == bool(self.synthetic):
-            found.append(f"labels={self.labels!r}, synthetic={self.synthetic!r}: give exactly one data source, "
-                         "--labels RUN_DIR or --data synthetic:fusion")
+        if self.labels and self.synthetic:
+            found.append(self.source_problem())
         if self.synthetic and self.synthetic not in synthetic.TASKS:
             found.append(f"synthetic: task {self.synthetic!r} is unknown; known: {', '.join(synthetic.TASKS)}")
         if self.eval_split and self.eval_split not in schemas.SPLITS:
@@ -67,6 +77,10 @@ class DataConfig:
         found += [f"{name} must be >= 1, got {getattr(self, name)}"
                   for name in ("n_train", "n_test") if getattr(self, name) < 1]
         return found
+
+    def source_problem(self) -> str:
+        return (f"labels={self.labels!r}, synthetic={self.synthetic!r}: give exactly one data source, "
+                "--labels RUN_DIR or --data synthetic:fusion")
 
     def split_to_eval(self) -> str:
         return self.eval_split or ("test" if self.synthetic else "valid")
@@ -220,6 +234,9 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
     ``tokenizer`` is the one saved with a checkpoint being resumed; otherwise a new one is made.
     ``noise`` corrupts the synthetic task's train labels; a labels run takes its labels as they are.
     """
+    if not (config.labels or config.synthetic):
+        # checked here, not in problems(): the pipeline's train stage holds this config before it sets labels
+        raise UserError(f"data.{config.source_problem()}")
     if noise.active() and not config.synthetic:
         raise UserError(f"noise settings {noise} apply only to --data synthetic:fusion; a run folder's labels "
                         "are used as they are: drop the --noise.* options")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from pipeline.schemas import NOTHING_ID
+from pipeline.core.schemas import NOTHING_ID
 
 CONFIDENCE_MODES = ("none", "weight", "soft")
 

@@ -45,13 +45,12 @@ import torch
 import torch.nn.functional as F
 from tokenizers import Tokenizer
 
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 from training.model import GPT
 from training.tokenizer import PAD_ID
 
 FIELDS = ("id", "pair", "context", "query", "candidates", "answer")
 BOOTSTRAP_REPS = 1000
-WORD = re.compile(r"\w+(?:['’-]\w+)*")  # a word with inner apostrophes or hyphens: "don't", "well-bred"
 LogProb = Callable[[Sequence[tuple[str, str]]], list[float]]
 """Total log-probability of each (prefix, continuation) pair."""
 
@@ -153,15 +152,6 @@ def model_logprob(model: GPT, tokenizer: Tokenizer, batch_size: int = 64) -> Log
     return score
 
 
-def word_counts(texts: Sequence[str]) -> dict[str, int]:
-    """Lower-cased whole-word counts (the frequency baseline's table)."""
-    counts: dict[str, int] = {}
-    for text in texts:
-        for word in WORD.findall(text.lower()):
-            counts[word] = counts.get(word, 0) + 1
-    return counts
-
-
 def last_position(word: str, text: str) -> int:
     """Start of the word's last whole-word, case-insensitive occurrence in text; -1 when absent."""
     hits = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word.lower())}(?!\w)", text.lower())]
@@ -227,12 +217,3 @@ def baseline_accuracy(probes: Sequence[Probe], counts: Mapping[str, int] | None)
     return {name: float(np.mean([p.candidates[f(p)] == p.answer for p in probes]))
             for name, f in baselines(counts).items()}
 
-
-def evaluate_checkpoint(checkpoint_path: Path, probes: Sequence[Probe], seed: int = 0) -> dict[str, Any]:
-    """``evaluate`` with a saved model; the frequency baseline uses the counts saved with it (absent in
-    checkpoints older than the probes: that baseline is then left out)."""
-    from training import checkpoint
-
-    state = checkpoint.read(checkpoint_path)
-    model, tokenizer, _ = checkpoint.from_state(state, checkpoint_path)
-    return evaluate(probes, model_logprob(model, tokenizer), state.get("train_word_counts"), seed=seed)

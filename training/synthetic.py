@@ -23,8 +23,8 @@ import pyarrow as pa
 import torch
 from tokenizers import Tokenizer
 
-from pipeline import schemas
-from pipeline.io import file_sha256, write_parquet
+from pipeline.core import schemas
+from pipeline.core.io import file_sha256, write_parquet
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "mallory",
          "oscar"]

@@ -10,7 +10,7 @@ from typing import Iterable
 import numpy as np
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-from pipeline.schemas import NOTHING_ID
+from pipeline.core.schemas import NOTHING_ID
 
 PAD = "<pad>"
 UNK = "<unk>"

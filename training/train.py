@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import TextColumn
 from tokenizers import Tokenizer
 from torch.nn.parallel import DistributedDataParallel
 
-from pipeline.config import to_dict, to_toml
-from pipeline.errors import UserError
-from pipeline.io import remove_temporaries, write_text
+from pipeline.core.config_loader import flatten, to_dict, to_toml
+from pipeline.core.errors import UserError
+from pipeline.core.io import remove_temporaries, write_text
+from pipeline.core.progress import new_progress
 from training import checkpoint, distributed, synthetic
 from training.config import OptimConfig, TrainConfig
 from training.data import BatchSampler, Prepared, Windows, batch, prepare
@@ -80,12 +81,7 @@ def resolve(config: TrainConfig, prepared: Prepared) -> TrainConfig:
 
 
 def check_same_config(saved: dict[str, Any], config: TrainConfig, out: Path) -> None:
-    def flat(d: dict, prefix: str = "") -> dict[str, Any]:
-        items: dict[str, Any] = {}
-        for k, v in d.items():
-            items.update(flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {f"{prefix}{k}": v})
-        return items
-    old, new = flat(saved), flat(to_dict(config))
+    old, new = flatten(saved), flatten(to_dict(config))
     changed = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(old.keys() | new.keys())
                if old.get(k) != new.get(k)]
     if changed:
@@ -151,11 +147,6 @@ def read_metrics(out: Path, up_to: int) -> list[dict[str, Any]]:
     path = out / METRICS
     lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
     return [r for r in map(json.loads, lines) if r["step"] <= up_to]
-
-
-def progress_bar(enabled: bool) -> Progress:
-    return Progress(TextColumn("train"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    TextColumn("{task.fields[info]}"), disable=not enabled)
 
 
 def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str, Any]]:
@@ -237,7 +228,7 @@ def _loop(config: TrainConfig, out: Path, prepared: Prepared, saved: dict[str, A
             checkpoint.save(checkpoint.step_path(out, step), state)
 
     sums, n_steps, n_tokens, t0 = torch.zeros(3, device=device), 0, 0, time.perf_counter()
-    with progress_bar(config.run.progress and world.main) as bar:
+    with new_progress(TextColumn("{task.fields[info]}"), enabled=config.run.progress and world.main) as bar:
         task = bar.add_task("train", total=config.optim.steps, completed=step, info="")
         while step < config.optim.steps:
             idx = world.slice(sampler.next()).to(device)

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pipeline.io import read_metadata
+from pipeline.core.io import read_metadata
 
 N_PAIRS, PER_LF, N_PASSAGES, MAX_REGION_CHARS, SEED = 440, 14, 66, 700, 20261130
 

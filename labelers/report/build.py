@@ -14,9 +14,9 @@ from labelers.report.evaluate import aggregation, calibration_on, lf_table
 from labelers.report.gold import KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
-from pipeline.io import write_json, write_text
+from pipeline.core.io import write_json, write_text
+from pipeline.core.paths import PROJECT_ROOT
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_GOLD = PROJECT_ROOT / "data" / "gold"
 """The project's own gold set (of the bundled corpus), used when no --gold is given."""
 NEEDS_GOLD = ("precision, recall and calibration need a gold set of this corpus: make one with "

@@ -47,7 +47,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from labelers.labels import BOUND, NOT_BOUND
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 KEY = ["doc_id", "ent_start", "ent_end", "attr_start", "attr_end"]
 SPANS = KEY[1:]

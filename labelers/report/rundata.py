@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline import schemas as S
-from pipeline.errors import UserError
-from pipeline.io import check_aligned, read_metadata, read_parquet
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
+from pipeline.core.io import check_aligned, read_metadata, read_parquet
 
 NEEDED = {S.DOCS: "ingest", S.CANDIDATES: "candidates", S.VOTES: "label", S.BINDINGS: "aggregate",
           "aggregate.json": "aggregate", S.REGISTERS: "registers"}

@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pipeline.schemas import NOTHING_ID, OTHER_ID
+from pipeline.core.schemas import NOTHING_ID, OTHER_ID
 
 TOP_ATTRIBUTES = 15
 VIEW_PASSAGES = 3

@@ -52,7 +52,7 @@ def test_label_model_round_trips_as_parameters_and_refuses_a_pickle(tmp_path):
     import torch
 
     from labelers.aggregation import load_label_model, save_label_model
-    from pipeline.errors import UserError
+    from pipeline.core.errors import UserError
 
     rng = np.random.default_rng(1)
     truth = rng.integers(0, 2, 600)

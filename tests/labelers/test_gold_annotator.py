@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from labelers.gold_annotator import Annotator, words
 from labelers.report.gold import load_gold
-from pipeline.cli import app
-from pipeline.errors import UserError
-from pipeline.gold_annotate import highlighted, load_progress
+from pipeline.commands.cli import app
+from pipeline.commands.gold_annotate import highlighted, load_progress
+from pipeline.core.errors import UserError
 from test_gold_tools import DOCS, REGION, TODO
 
 WHARF = {"doc_id": "d2", "split": "test", "stratum": "test/bound", "start": 0, "end": 31,

@@ -13,7 +13,7 @@ import pytest
 from labelers.gold_tools import (LABEL_CONFIG, allocate, draw, gold_from_label_studio, label_studio_tasks,
                                  passage_strata)
 from labelers.report.gold import load_gold
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 EXPORT = Path(__file__).parents[1] / "fixtures" / "own" / "label_studio_export.json"
 REGION = "Clara was quick and stubborn, and her eyes were dark. Her father was not happy."

@@ -1,7 +1,7 @@
 import pytest
 
 from labelers.parsing import doc_from_rows, docs_from_tokens, parse_frame, resolve_pipeline, load_pipeline
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 TRICKY = [
     "Emma Woodhouse, handsome, clever, and rich,\nwith a comfortable home.\n\nShe was happy.",

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from labelers.report.build import write_report
-from pipeline.app import app
-from pipeline.errors import UserError
+from pipeline.commands.app import app
+from pipeline.core.errors import UserError
 from test_report_build import GOLD, make_run, pair, write_gold
 
 OTHER_CORPUS = {"type": "pair", "doc_id": "65579d20d9bc35b9", "ent_start": 0, "ent_end": 2, "attr_start": 5,

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from labelers.report.build import write_report
-from pipeline.app import app
-from pipeline.errors import UserError
-from pipeline.io import write_json, write_parquet
-from pipeline.report_cmd import report  # noqa: F401  (registers 'report' on app)
+from pipeline.commands.app import app
+from pipeline.commands.report_cmd import report  # noqa: F401  (registers 'report' on app)
+from pipeline.core.errors import UserError
+from pipeline.core.io import write_json, write_parquet
 
 TEXTS = {"d1": "Emma was handsome. The room was not large.",
          "d2": "Harriet seemed happy and the day was cold.",

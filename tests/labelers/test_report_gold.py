@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from labelers.report.gold import load_gold, match_pairs, passage_rows
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 DOCS = pd.DataFrame({"doc_id": ["d1"], "text": ["Emma was handsome and clever."]})
 EMMA, HANDSOME, CLEVER = (0, 4), (9, 17), (22, 28)

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from pipeline.config import load_config
-from pipeline.lock import IN_USE_NAME
-from pipeline.run_config import RunConfig
-from pipeline.stages import STAGE_NAMES
+from pipeline.commands.lock import IN_USE_NAME
+from pipeline.commands.pipeline_config import PipelineConfig
+from pipeline.commands.stages import STAGE_NAMES
+from pipeline.core.config_loader import flatten, load_config, parse_overrides, to_dict
 
 THOROUGH = os.environ.get("REGSCAFFOLD_FAULTS") == "full"
 SEED = int(os.environ.get("REGSCAFFOLD_FAULTS_SEED", "14"))
@@ -57,8 +57,9 @@ TIMINGS = ("tokens_per_s", "train_seconds")
 
 def train_args(labels: str, out: str) -> list[str]:
     """`regscaffold train` with the settings the run's train stage passes the trainer."""
-    train = load_config(RunConfig, None, [a for a in SETTINGS if a.startswith("--train.")]).train
-    return ["train", "--out", out, *train.overrides(labels)]
+    train = load_config(PipelineConfig, None, parse_overrides([a for a in SETTINGS if a.startswith("--train.")])).train
+    settings = flatten(to_dict(train)) | {"data.labels": labels}
+    return ["train", "--out", out, *(f"--{key}={json.dumps(value)}" for key, value in settings.items())]
 
 
 def new_home(root: Path, name: str) -> Path:

@@ -1,15 +1,14 @@
 """Stage code versions come from the imports: editing any file a stage uses reruns it, others stay cached."""
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from pipeline import codehash
-from pipeline.lock import PROJECT_ROOT
-from pipeline.stages import STAGES
+from pipeline.commands import codehash
+from pipeline.commands.stages import STAGES
+from pipeline.core.paths import PROJECT_ROOT
 
 BY_NAME = {stage.name: stage for stage in STAGES}
 
@@ -28,9 +27,9 @@ def repo(tmp_path: Path) -> Path:
 
 def test_the_files_the_typed_lists_had_forgotten_are_found():
     lexicon = {"labelers/lexicon.py", "labelers/resources/coref.json", "labelers/resources/attribute_lexicon.json"}
-    assert lexicon | {"labelers/extraction.py", "labelers/parsing.py", "pipeline/stages.py"} <= names("candidates")
+    assert lexicon | {"labelers/extraction.py", "labelers/parsing.py", "pipeline/commands/stages.py"} <= names("candidates")
     assert lexicon | {"labelers/lfs/_util.py", "labelers/lfs/coref.py", "labelers/labels.py"} <= names("label")
-    assert {"labelers/labels.py", "labelers/aggregation.py", "pipeline/io.py"} <= names("aggregate")
+    assert {"labelers/labels.py", "labelers/aggregation.py", "pipeline/core/io.py"} <= names("aggregate")
     assert {"labelers/report/html.py", "labelers/report/template.py"} <= names("report")  # a lazy import
 
 
@@ -69,11 +68,11 @@ def test_a_new_import_or_resource_joins_the_stage(repo: Path):
 
 
 def test_editing_the_lexicon_reruns_candidates_and_label_but_not_parse(tmp_path, tiny_corpus, repo, monkeypatch):
-    from pipeline import runner
-    from pipeline.config import load_config
-    from pipeline.run_config import RunConfig
+    from pipeline.commands import runner
+    from pipeline.core.config_loader import load_config
+    from pipeline.commands.pipeline_config import PipelineConfig
 
-    config = load_config(RunConfig, None, [f"--ingest.corpus={json.dumps(str(tiny_corpus))}"])
+    config = load_config(PipelineConfig, None, {"ingest.corpus": str(tiny_corpus)})
     run_dir = tmp_path / "run"
     monkeypatch.setattr(runner, "code_sha256", lambda functions: codehash.code_sha256(functions, repo))
     runner.run_pipeline(run_dir, config, until="label")

@@ -1,9 +1,9 @@
 """Disk full and write errors (item 7 of issue 14), in-process through the console entry point
-(pipeline.cli.main): a write fails, the user gets one line (exit 2) naming the file and the fix, no file at
+(pipeline.commands.cli.main): a write fails, the user gets one line (exit 2) naming the file and the fix, no file at
 a final path is partial, finished outputs and run.lock are intact, and the rerun after the disk recovers
 redoes only unfinished stages and ends byte-identical to an uninterrupted run.
 
-How a fault is made, at the write layer (pipeline.io.atomic_path, which every output goes through):
+How a fault is made, at the write layer (pipeline.core.io.atomic_path, which every output goes through):
   ENOSPC: the temporary file is a link to /dev/full, so the kernel's ENOSPC reaches pyarrow, torch.save
           or the text writer, each with its own error path;
   EIO:    the writer succeeds, the rename into place fails with EIO;
@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from faultkit import RUN, RUN_ARGS, STAGE_LINE, THOROUGH, new_home, outputs
-from pipeline.cli import main
-from pipeline.io import WRITE_FAULTS, file_sha256
+from pipeline.commands.cli import main
+from pipeline.core.io import WRITE_FAULTS, file_sha256
 
 ENOSPC, EIO, CREATE = "ENOSPC", "EIO", "create"
 ERRNO = {ENOSPC: errno.ENOSPC, EIO: errno.EIO, CREATE: errno.ENOSPC}

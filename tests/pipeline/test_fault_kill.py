@@ -21,7 +21,7 @@ import torch
 
 from faultkit import (ENV, RUN, RUN_ARGS, THOROUGH, Cli, delays, kill_after_write, kill_inside, land_kill,
                       new_home, outputs, recorded_stages, train_args)
-from pipeline.stages import STAGE_NAMES
+from pipeline.commands.stages import STAGE_NAMES
 from training import checkpoint
 
 PER_STAGE = 3 if THOROUGH else 1
@@ -48,7 +48,7 @@ def test_sigkill_inside_every_stage_then_the_rerun_is_byte_identical(reference, 
 
 KILLED_WRITE = """
 import os, signal, sys
-from pipeline.io import atomic_path
+from pipeline.core.io import atomic_path
 with atomic_path(sys.argv[1]) as tmp:
     tmp.write_bytes(b"PAR1 and half a file")
     os.kill(os.getpid(), signal.SIGKILL)

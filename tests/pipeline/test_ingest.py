@@ -6,10 +6,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipeline.errors import UserError
-from pipeline.ingest import BUNDLED_CORPUS, assign_split, ingest, passages, split_units
-from pipeline.run_config import IngestConfig
-from pipeline.schemas import doc_id_for
+from pipeline.commands.ingest import BUNDLED_CORPUS, assign_split, ingest, passages, split_units
+from pipeline.commands.pipeline_config import IngestConfig
+from pipeline.core.errors import UserError
+from pipeline.core.schemas import doc_id_for
 
 
 def test_tiny_corpus_counts_every_skip(tiny_corpus: Path):

@@ -9,9 +9,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import io
-from pipeline.errors import UserError
-from pipeline.io import read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core import io
+from pipeline.core.errors import UserError
+from pipeline.core.io import read_metadata, read_parquet, write_json, write_parquet
 
 FRAME = pd.DataFrame({"doc_id": [f"d{i % 50}" for i in range(5000)], "x": range(5000)})
 
@@ -80,7 +80,7 @@ def test_other_errors_inside_a_write_are_not_disguised(tmp_path):
 
 
 def test_a_full_disk_when_making_a_folder_or_the_run_lock_says_to_free_space(tmp_path, monkeypatch):
-    from pipeline import lock
+    from pipeline.commands import lock
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")

@@ -21,7 +21,7 @@ import pytest
 
 from labelers.gold_annotator import words
 from labelers.report.gold import load_gold
-from pipeline.stages import STAGE_NAMES
+from pipeline.commands.stages import STAGE_NAMES
 
 HARBOR = Path(__file__).parents[1] / "fixtures" / "own" / "harbor.txt"
 TINY_TRAIN = ["--train.steps=2", "--train.n_layer=1", "--train.n_head=2", "--train.d_model=16",

@@ -10,20 +10,21 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.app import app
-from pipeline.config import load_config
-from pipeline.errors import UserError
-from pipeline.io import read_metadata
-from pipeline.run_config import RunConfig
-from pipeline.runner import run_pipeline
-from pipeline.stages import STAGE_NAMES
+from pipeline.commands.app import app
+from pipeline.commands.pipeline_config import PipelineConfig
+from pipeline.commands.runner import run_pipeline
+from pipeline.commands.stages import STAGE_NAMES
+from pipeline.core.config_loader import load_config, parse_overrides
+from pipeline.core.errors import UserError
+from pipeline.core.io import read_metadata
 
-FAST = ["--aggregate.epochs=50", "--train.steps=2", "--train.n_layer=1", "--train.n_head=2", "--train.d_model=16",
-        "--train.block_size=32", "--train.bpe_vocab_size=512", "--train.batch_size=2", "--train.warmup_steps=0"]
+FAST = ["--aggregate.epochs=50", "--train.optim.steps=2", "--train.model.n_layer=1", "--train.model.n_head=2",
+        "--train.model.d_model=16", "--train.model.block_size=32", "--train.data.bpe_vocab_size=512",
+        "--train.optim.batch_size=2", "--train.optim.warmup_steps=0"]
 
 
-def config_for(corpus: Path, *extra: str) -> RunConfig:
-    return load_config(RunConfig, None, [f"--ingest.corpus={json.dumps(str(corpus))}", *FAST, *extra])
+def config_for(corpus: Path, *extra: str) -> PipelineConfig:
+    return load_config(PipelineConfig, None, {"ingest.corpus": str(corpus)} | parse_overrides([*FAST, *extra]))
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_fallback_run_accepts_only_strict_majorities(finished_run):
 
 
 def test_probe_cli_accepts_the_run_checkpoint(finished_run, tmp_path):
-    import pipeline.cli  # noqa: F401  (registers the commands)
+    import pipeline.commands.cli  # noqa: F401  (registers the commands)
 
     run_dir, _ = finished_run
     out = tmp_path / "probe.json"
@@ -86,7 +87,7 @@ def test_probe_cli_accepts_the_run_checkpoint(finished_run, tmp_path):
 def test_rerun_skips_everything_and_is_byte_identical(finished_run):
     run_dir, first = finished_run
     before = {p.name: p.read_bytes() for p in run_dir.glob("*.parquet")}
-    again = run_pipeline(run_dir, load_config(RunConfig, run_dir / "config.toml"))
+    again = run_pipeline(run_dir, load_config(PipelineConfig, run_dir / "config.toml"))
     assert {s["status"] for s in again["stages"].values()} == {"cached"}
     assert {p.name: p.read_bytes() for p in run_dir.glob("*.parquet")} == before
 
@@ -94,7 +95,7 @@ def test_rerun_skips_everything_and_is_byte_identical(finished_run):
 def test_same_inputs_give_same_outputs(finished_run, tmp_path):
     run_dir, _ = finished_run
     other = tmp_path / "other"
-    run_pipeline(other, load_config(RunConfig, run_dir / "config.toml"), until="registers")
+    run_pipeline(other, load_config(PipelineConfig, run_dir / "config.toml"), until="registers")
     for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
                  "registers.parquet"):
         assert pd.read_parquet(other / name).equals(pd.read_parquet(run_dir / name)), name
@@ -104,7 +105,7 @@ def test_config_change_reruns_only_affected_stages(finished_run, tmp_path):
     run_dir, _ = finished_run
     copy = tmp_path / "copy"
     shutil.copytree(run_dir, copy)
-    config = load_config(RunConfig, copy / "config.toml", ["--registers.slots=2"])
+    config = load_config(PipelineConfig, copy / "config.toml", {"registers.slots": 2})
     report = run_pipeline(copy, config, until="registers")
     status = {name: s["status"] for name, s in report["stages"].items()}
     assert status == {"ingest": "cached", "parse": "cached", "candidates": "cached", "label": "cached",
@@ -160,13 +161,13 @@ def test_parse_resumes_from_finished_shards(tmp_path, tiny_corpus, monkeypatch):
 
 def test_missing_input_names_the_stage_to_run_first(tmp_path):
     with pytest.raises(UserError, match=r"run stage 'candidates' first"):
-        run_pipeline(tmp_path, RunConfig(), only="label")
+        run_pipeline(tmp_path, PipelineConfig(), only="label")
     with pytest.raises(UserError, match="unknown stage 'nope'"):
-        run_pipeline(tmp_path, RunConfig(), until="nope")
+        run_pipeline(tmp_path, PipelineConfig(), until="nope")
 
 
 def test_cli_runs_and_reports_errors_in_one_line(tmp_path, tiny_corpus):
-    from pipeline.cli import main
+    from pipeline.commands.cli import main
 
     runner = CliRunner()
     out = tmp_path / "cli"
@@ -189,7 +190,7 @@ def test_cli_runs_and_reports_errors_in_one_line(tmp_path, tiny_corpus):
 def test_cli_shows_a_bug_with_its_traceback_not_as_a_user_error(tmp_path, monkeypatch, capsys):
     import sys
 
-    from pipeline import cli, run_cmd
+    from pipeline.commands import cli, run_cmd
 
     def bug(*args, **kwargs):
         raise ValueError("an internal inconsistency")  # not a UserError: must not pass as bad input
@@ -207,7 +208,7 @@ def test_cli_shows_a_bug_with_its_traceback_not_as_a_user_error(tmp_path, monkey
 HOLDER = """
 import sys, time
 from pathlib import Path
-from pipeline.lock import exclusive
+from pipeline.commands.lock import exclusive
 with exclusive(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(600)

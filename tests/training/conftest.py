@@ -1,10 +1,10 @@
-"""Fixtures for the trainer tests (helpers live in trainfix.py)."""
+"""Fixtures for the trainer tests (run folders: tests/runfolder.py; tiny configs: tests/trainfix.py)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from trainfix import write_run
+from runfolder import write_run
 
 
 @pytest.fixture

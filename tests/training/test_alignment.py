@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from trainfix import TEXTS, spans_of
+from runfolder import TEXTS, spans_of
 
 from training.tokenizer import PAD, PAD_ID, align, train_bpe, word_level
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from pipeline.train_cmd import without_nproc
+from pipeline.commands.train_cmd import without_nproc
+from pipeline.core.paths import PROJECT_ROOT as ROOT
 from training import checkpoint
 from training.distributed import World
 from training.train import train
 from trainfix import metrics, tiny_config
 
-ROOT = Path(__file__).resolve().parents[2]
 FLAGS = ["--data", "synthetic:fusion", "--steps", "6", "--eval-every", "3", "--model.n_layer=2", "--model.n_head=2",
          "--model.d_model=16", "--model.block_size=16", "--optim.batch_size=8", "--optim.lr=0.003",
          "--data.n_train=64", "--data.n_test=16", "--run.save_every=3", "--run.progress=false", "--run.device=cpu",

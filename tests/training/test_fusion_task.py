@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline import schemas
+from pipeline.core import schemas
 from training import synthetic as S
 from training.data import load_run
 

@@ -7,10 +7,10 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import torch
-from trainfix import SLOTS, TEXTS, VOCAB, labels_of, spans_of, write_run
+from runfolder import SLOTS, TEXTS, VOCAB, labels_of, spans_of, write_run
 
-from pipeline import schemas
-from pipeline.errors import UserError
+from pipeline.core import schemas
+from pipeline.core.errors import UserError
 from training.data import BatchSampler, batch, load_run, windows
 from training.loss import LossConfig
 from training.model import IGNORE

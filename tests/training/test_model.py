@@ -5,8 +5,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from pipeline.config import build_config
-from pipeline.errors import UserError
+from pipeline.core.config_loader import build_config
+from pipeline.core.errors import UserError
 from training.model import GPT, IGNORE, ModelConfig
 
 CONFIG = ModelConfig(n_layer=2, n_head=2, d_model=16, block_size=12, vocab_size=30, n_slots=3, n_classes=5)

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from runfix import write_labeled_run
+from runfolder import write_labeled_run
 from trainfix import tiny_config
 from typer.testing import CliRunner
 
-import pipeline.cli  # noqa: F401  (registers the commands)
-from pipeline.app import app
-from pipeline.errors import UserError
+from labelers.probe_sets import generated_items
+from pipeline.commands.app import app
+import pipeline.commands.cli  # noqa: F401  (registers the commands)
+from pipeline.core.errors import UserError
 from training.model import GPT, ModelConfig
-from training.probe_sets import generated_items
 from training.probes import Probe, baseline_accuracy, bootstrap_ci, evaluate, model_logprob, read_probes
 from training.tokenizer import train_bpe
 
@@ -104,7 +104,7 @@ def test_generated_set_pairs_entities_with_distinct_adjectives(tmp_path):
 
 
 def test_cli_probe_build_and_sample(tmp_path):
-    from trainfix import write_run
+    from runfolder import write_run
 
     from training.train import train
 

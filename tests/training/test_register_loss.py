@@ -7,8 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from pipeline.config import build_config
-from pipeline.errors import UserError
+from pipeline.core.config_loader import build_config
+from pipeline.core.errors import UserError
 from training.loss import LossConfig, register_loss, register_targets
 from training.model import GPT, ModelConfig
 

@@ -5,12 +5,13 @@ import sys
 
 import pytest
 import torch
-from trainfix import metrics, tiny_config, write_run
+from runfolder import write_run
+from trainfix import metrics, tiny_config
 from typer.testing import CliRunner
 
-from pipeline import cli, train_cmd  # noqa: F401  (registers 'train')
-from pipeline.app import app
-from pipeline.errors import UserError
+from pipeline.commands import cli, train_cmd  # noqa: F401  (registers 'train')
+from pipeline.commands.app import app
+from pipeline.core.errors import UserError
 from training import checkpoint
 from training.data import BatchSampler
 from training.train import train

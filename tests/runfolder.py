@@ -1,15 +1,70 @@
-"""A hand-made labeled run folder (docs, tokens, candidates, bindings, registers) for the label
-variants and probe-set builder tests: five passages "The <a> <noun> was <b> . <Name> was <c> ."."""
+"""The tests' one builder of run folders, written through ``save``: ``write_run`` (docs and hand-made
+registers, for the trainer) and ``write_labeled_run`` (every file of a labeled run: five passages "The <a>
+<noun> was <b> . <Name> was <c> .", for probe sets, label variants and measures)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from labelers.registers import materialise
-from pipeline import schemas as S
-from pipeline.io import file_sha256, write_parquet
+from pipeline.core import schemas as S
+from pipeline.core.io import file_sha256, write_parquet
+
+
+def save(run_dir: Path, docs: pd.DataFrame, registers, meta: dict) -> Path:
+    """docs.parquet, then registers.parquet with ``meta`` over the defaults (kind, schema version, the docs
+    file's hash), so a test may corrupt any of them."""
+    write_parquet(docs, run_dir / S.DOCS, {"kind": "docs", "schema_version": S.SCHEMA_VERSION})
+    defaults = {"kind": "registers", "schema_version": S.SCHEMA_VERSION, "docs_sha256": file_sha256(run_dir / S.DOCS)}
+    write_parquet(registers, run_dir / S.REGISTERS, defaults | meta)
+    return run_dir
+
+
+VOCAB = ["NOTHING", "OTHER", "red", "soft"]
+SLOTS = 2
+TEXTS = {
+    "train": ["Emma's café — naïve, isn't it?  Yes.", "The red hat; the soft book.\nA new line",
+              "Mr. Knightley's \"red\" cup..."],
+    "valid": ["Naïve Emma said: the big ball is red!"],
+}
+SPACY_LIKE = re.compile(r"'\w+|\w+|[^\w\s]")  # splits "Emma's" into "Emma", "'s" as spaCy does
+
+
+def spans_of(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in SPACY_LIKE.finditer(text)]
+
+
+def labels_of(n_tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    """Slot 0 holds 'red' from the third token on, slot 1 'soft' (confidence 0.6) from the fifth on."""
+    labels = np.zeros((n_tokens, SLOTS), dtype=np.int16)
+    conf = np.ones((n_tokens, SLOTS), dtype=np.float32)
+    labels[2:, 0] = 2
+    labels[4:, 1], conf[4:, 1] = 3, 0.6
+    return labels, conf
+
+
+def write_run(run_dir: Path, texts: dict[str, list[str]] = TEXTS, vocab: list[str] = VOCAB,
+              edit=None) -> Path:
+    """docs.parquet + hand-made registers.parquet; ``edit(docs_df, registers_df, meta)`` may corrupt them first."""
+    docs = pd.DataFrame([(S.doc_id_for(t), "fixture", split, t) for split, ts in texts.items() for t in ts],
+                        columns=S.DOC_COLUMNS)
+    rows = []
+    for doc_id, text in zip(docs["doc_id"], docs["text"]):
+        spans = spans_of(text)
+        labels, conf = labels_of(len(spans))
+        rows += [(doc_id, i, s, e, labels[i].tolist(), conf[i].tolist()) for i, (s, e) in enumerate(spans)]
+    regs = pd.DataFrame(rows, columns=S.REGISTER_COLUMNS)
+    meta = {"slots": SLOTS, "vocab": list(vocab)}
+    if edit is not None:
+        edit(docs, regs, meta)
+    schema = pa.schema([("doc_id", pa.string()), ("i", pa.int32()), ("start", pa.int32()), ("end", pa.int32()),
+                        ("labels", pa.list_(pa.int16())), ("conf", pa.list_(pa.float32()))])
+    return save(run_dir, docs, pa.Table.from_pandas(regs, schema=schema, preserve_index=False), meta)
+
 
 PASSAGES = [  # split, adjective a, noun, b, name, c
     ("train", "red", "ball", "big", "Emma", "tired"),
@@ -57,11 +112,8 @@ def write_labeled_run(run_dir: Path) -> Path:
     bindings = pd.DataFrame({"cand_id": cands_df["cand_id"], "p_lm": np.float32(p_lm), "p_mv": np.float32(p_mv)})
     bindings["accepted"] = bindings["p_lm"] >= THRESHOLD
     meta = {"schema_version": S.SCHEMA_VERSION}
-    write_parquet(docs_df, run_dir / S.DOCS, {**meta, "kind": "docs"})
     write_parquet(tokens_df, run_dir / S.TOKENS, {**meta, "kind": "tokens"})
     write_parquet(cands_df, run_dir / S.CANDIDATES, {**meta, "kind": "candidates"})
     write_parquet(bindings, run_dir / S.BINDINGS, {**meta, "kind": "bindings", "threshold": THRESHOLD})
     table, vocab, _ = materialise(tokens_df, cands_df, bindings["p_lm"].to_numpy(), THRESHOLD, 2, 20)
-    write_parquet(table, run_dir / S.REGISTERS, {**meta, "kind": "registers", "slots": 2, "vocab": vocab,
-                                                "threshold": THRESHOLD, "docs_sha256": file_sha256(run_dir / S.DOCS)})
-    return run_dir
+    return save(run_dir, docs_df, table, {"slots": 2, "vocab": vocab, "threshold": THRESHOLD})

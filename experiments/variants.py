@@ -26,9 +26,9 @@ import pandas as pd
 
 from labelers.labels import is_binding
 from labelers.registers import materialise
-from pipeline import schemas as S
-from pipeline.errors import UserError
-from pipeline.io import atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
+from pipeline.core.io import atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
 
 ARMS = ("lm", "mv", "shuffled", "names")
 CANDIDATE_COLUMNS = S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma", "ent_kind", "ent_name", "ent_lemma"]

@@ -1,4 +1,5 @@
-"""Building paired binding-probe sets (format: training/probes.py) from a run folder.
+"""Building paired binding-probe sets (format: training/probes.py) from a labeled run folder: the product's
+probe stage builds one for a corpus other than the bundled one, and `regscaffold probes build` writes any.
 
 Both sets use one design. In a passage, an entity is queryable when it has a name or noun mention:
 a name gives the query " <name> was" (the run's canonical name, trailing punctuation dropped), a noun
@@ -29,6 +30,7 @@ threshold, labelers.labels.is_binding) and negated candidates with p_lm >= min_p
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,9 +42,10 @@ import pandas as pd
 
 from labelers.labels import is_binding
 from labelers.lexicon import attribute_type
-from pipeline import schemas as S
-from pipeline.errors import UserError
-from pipeline.io import check_aligned, read_metadata, read_parquet
+from labelers.report.gold import load_gold
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
+from pipeline.core.io import check_aligned, read_metadata, read_parquet, write_text
 
 WINDOW_CHARS = 400
 MAX_PAIRS = 4
@@ -199,8 +202,6 @@ def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", wind
 def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), window_chars: int = WINDOW_CHARS,
                max_pairs: int = MAX_PAIRS) -> list[dict[str, Any]]:
     """Set (a): pairs from the fully annotated gold regions of passages in ``splits``."""
-    from labelers.report.gold import load_gold
-
     splits = list(splits)
     run = load_tables(run_dir, splits)
     all_docs = read_parquet(Path(run_dir) / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
@@ -242,8 +243,6 @@ OWN_SET = "probes_test.jsonl"
 
 def probe_doc_ids(path: Path) -> set[str]:
     """The passages a probe file's items come from (its ``doc_id`` keys; an item without one matches none)."""
-    import json
-
     rows = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
     return {str(row.get("doc_id")) for row in rows}
 
@@ -255,10 +254,6 @@ def bundled_sets_apply(files: Iterable[Path], doc_ids: set[str]) -> bool:
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    import json
-
-    from pipeline.io import write_text
-
     write_text(path, "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows))
 
 

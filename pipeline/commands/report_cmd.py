@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from labelers.report.build import gold_note, write_report
-from pipeline.app import app
+from pipeline.commands.app import app
 
 METHODS = {"label_model": "LabelModel", "majority_vote": "majority vote", "best_lf": "best LF"}
 

@@ -14,8 +14,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import schemas as S
-from pipeline.errors import UserError
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
 
 METADATA_KEY = b"regscaffold"
 WRITE_FAULTS = {errno.ENOSPC: "free disk space", errno.EDQUOT: "free disk space (the quota is full)",
@@ -66,7 +66,7 @@ def atomic_path(path: Path) -> Iterator[Path]:
 
 def remove_temporaries(folder: Path) -> None:
     """Delete the temporary files that atomic_path left in ``folder`` when its process was killed (its
-    cleanup never ran). Only while holding the folder (pipeline.lock.exclusive): another writer's are in use."""
+    cleanup never ran). Only while holding the folder (pipeline.commands.lock.exclusive): another writer's are in use."""
     for tmp in Path(folder).glob(".*.tmp"):
         tmp.unlink(missing_ok=True)
 

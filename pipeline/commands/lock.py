@@ -1,5 +1,5 @@
 """The run lock (weasel style): per stage, content hashes of its inputs, outputs, resolved config and
-code (pipeline.codehash). A stage whose recorded hashes all still match is skipped; anything else reruns it.
+code (pipeline.commands.codehash). A stage whose recorded hashes all still match is skipped; anything else reruns it.
 """
 from __future__ import annotations
 
@@ -12,14 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from pipeline.errors import UserError
-from pipeline.io import WRITE_FAULTS, file_sha256, write_json
+from pipeline.core.errors import UserError
+from pipeline.core.io import WRITE_FAULTS, file_sha256, write_json
 
 LOCK_NAME = "run.lock"
 IN_USE_NAME = ".in-use"
 """Held (flock) by the process running stages in the folder; it holds that process's pid, for the message.
 The kernel drops the lock when the process ends, killed or not, so a crash never leaves it stuck."""
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def json_sha256(obj: Any) -> str:

@@ -1,6 +1,6 @@
 """Which source files make up a stage's code version, found from the source itself (nothing is imported).
 
-A stage's code is pipeline/stages.py (its functions share helpers there), the in-repo modules that its
+A stage's code is pipeline/commands/stages.py (its functions share helpers there), the in-repo modules that its
 functions import or name, every module those import in turn (at module level or inside a function: a
 lazy import runs too), the ``__init__`` of every package on the way, and the files inside a package that
 a module names in a string (labelers/lexicon.py reads "coref.json" from labelers/resources/). Only what
@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pipeline.lock import PROJECT_ROOT
+from pipeline.core.paths import PROJECT_ROOT
 
-STAGES_MODULE = "pipeline.stages"
+STAGES_MODULE = "pipeline.commands.stages"
 SKIPPED_FIELDS = frozenset({"annotation", "returns"})
 """Annotations are never evaluated (``from __future__ import annotations``): a type named only there is
 no dependency."""
@@ -54,8 +54,8 @@ def _base(node: ast.ImportFrom, module: str, is_package: bool) -> str:
 
 
 def bound_names(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -> dict[str, str]:
-    """Local name -> the module it stands for, or that it was taken from (``from pipeline.io import
-    read_parquet`` binds read_parquet to pipeline.io; ``from pipeline import schemas`` to pipeline.schemas)."""
+    """Local name -> the module it stands for, or that it was taken from (``from pipeline.core.io import
+    read_parquet`` binds read_parquet to pipeline.core.io; ``from pipeline.core import schemas`` to pipeline.core.schemas)."""
     if isinstance(node, ast.Import):
         return {(a.asname or a.name.split(".")[0]): a.name for a in node.names}
     base = _base(node, module, is_package)
@@ -139,7 +139,7 @@ def _definitions(source: bytes) -> dict[str, tuple[frozenset[str], frozenset[str
 
 
 def function_roots(functions: Iterable[str], root: Path = PROJECT_ROOT) -> set[str]:
-    """Modules that the named top-level functions of pipeline/stages.py import or name, following the
+    """Modules that the named top-level functions of pipeline/commands/stages.py import or name, following the
     other top-level functions and classes of stages.py that they use."""
     local = _definitions(module_file(STAGES_MODULE, root).read_bytes())
     todo, seen, roots = list(functions), set(), set()

@@ -1,7 +1,6 @@
 """``regscaffold train``: the trainer (training/) on a run folder's labels or on the synthetic task."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Optional
@@ -9,17 +8,17 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from pipeline.app import OVERRIDES, app
-from pipeline.config import load_config
-from pipeline.errors import UserError
+from pipeline.commands.app import OVERRIDES, app
+from pipeline.core.config_loader import Overrides, load_config, parse_overrides
+from pipeline.core.errors import UserError
 
 SYNTHETIC = "synthetic:"
 
 
 def flag_overrides(labels: Optional[Path], data: Optional[str], steps: Optional[int], seed: Optional[int],
                    aux_weight: Optional[float], eval_every: Optional[int], lr_schedule: Optional[str],
-                   stop_at_solve: bool) -> list[str]:
-    """The named options as --section.key=value overrides (a JSON value is a TOML value)."""
+                   stop_at_solve: bool) -> Overrides:
+    """The named options that were given, as overrides."""
     if data is not None and not data.startswith(SYNTHETIC):
         raise UserError(f"--data {data!r}: expected synthetic:TASK (e.g. synthetic:fusion); "
                         "for a pipeline run folder use --labels RUN_DIR")
@@ -28,7 +27,7 @@ def flag_overrides(labels: Optional[Path], data: Optional[str], steps: Optional[
               "optim.steps": steps, "run.seed": seed, "loss.aux_weight": aux_weight,
               "run.eval_every": eval_every, "optim.lr_schedule": lr_schedule,
               "run.stop_at_solve": True if stop_at_solve else None}
-    return [f"--{key}={json.dumps(value)}" for key, value in values.items() if value is not None]
+    return {key: value for key, value in values.items() if value is not None}
 
 
 def without_nproc(argv: list[str]) -> list[str]:
@@ -75,7 +74,7 @@ def train(
         distributed.launch(nproc, without_nproc(sys.argv[1:]))
         return
 
-    overrides = list(ctx.args) + flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
+    overrides = parse_overrides(ctx.args) | flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
                                                 lr_schedule, stop_at_solve)
     records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume)
     if not distributed.world_from_env().main:

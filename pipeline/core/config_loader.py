@@ -1,4 +1,5 @@
-"""Dataclass configs (litgpt style): TOML files plus ``--section.key=value`` overrides.
+"""The config loader (litgpt-style dataclasses, spaCy-style overrides): TOML files plus ``--section.key=value``
+overrides, parsed once into a dict of dotted keys and applied here.
 
 Each section is a dataclass whose fields carry a docstring; ``problems()`` on a section returns every
 invalid value so that validation reports all of them at once. ``load_config`` builds any nested
@@ -6,6 +7,7 @@ dataclass from a TOML file and overrides, and ``to_toml`` writes the resolved co
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import tomllib
 import types
@@ -15,13 +17,18 @@ from typing import Any, TypeVar
 
 import tomli_w
 
-from pipeline.errors import UserError
+from pipeline.core.errors import UserError
 
 T = TypeVar("T")
 
 
-def parse_override(item: str) -> tuple[list[str], Any]:
-    """``--section.key=value`` -> (["section", "key"], value); values are read as TOML, else as strings."""
+Overrides = dict[str, Any]
+"""Dotted key -> value, e.g. {"ingest.corpus": "novels/", "train.optim.steps": 500}: what a command's flags
+and its ``--section.key=value`` arguments become, once, before the loader applies them."""
+
+
+def parse_override(item: str) -> tuple[str, Any]:
+    """``--section.key=value`` -> ("section.key", value); values are read as TOML, else as strings."""
     text = item[2:] if item.startswith("--") else item
     if "=" not in text:
         raise UserError(f"override {item!r} is not of the form --section.key=value")
@@ -30,21 +37,59 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw
-    return dotted.replace("-", "_").split("."), value
+    return dotted.replace("-", "_"), value
 
 
-def apply_overrides(data: dict[str, Any], overrides: list[str]) -> dict[str, Any]:
+def parse_overrides(args: list[str]) -> Overrides:
+    """A command's extra arguments as overrides, parsed once (spaCy's parse_config_overrides).
+
+    >>> parse_overrides(["--parse.n-process=2", "--ingest.corpus=some/dir", "--label.lfs=['a']"])
+    {'parse.n_process': 2, 'ingest.corpus': 'some/dir', 'label.lfs': ['a']}
+    """
+    return dict(parse_override(item) for item in args)
+
+
+def apply_overrides(data: dict[str, Any], overrides: Overrides) -> dict[str, Any]:
     """Return a copy of ``data`` with every override set (nested tables are created as needed)."""
-    merged = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
-    for item in overrides:
-        keys, value = parse_override(item)
+    merged = copy.deepcopy(data)
+    for dotted, value in overrides.items():
+        *path, key = dotted.split(".")
         table = merged
-        for key in keys[:-1]:
-            table = table.setdefault(key, {})
+        for name in path:
+            table = table.setdefault(name, {})
             if not isinstance(table, dict):
-                raise UserError(f"override {item!r}: {key!r} is a value, not a section")
-        table[keys[-1]] = value
+                raise UserError(f"override --{dotted}: {name!r} is a value, not a section")
+        table[key] = value
     return merged
+
+
+def renamed(data: dict[str, Any], renames: dict[str, str], source: str) -> dict[str, Any]:
+    """``data`` with each old dotted key moved to its new name (a section that gained sub-sections).
+
+    >>> renamed({"train": {"steps": 5}}, {"train.steps": "train.optim.steps"}, "x.toml")
+    {'train': {'optim': {'steps': 5}}}
+    """
+    moved = copy.deepcopy(data)
+    for old, new in renames.items():
+        *path, key = old.split(".")
+        table = moved
+        for name in path:
+            table = table.get(name) if isinstance(table, dict) else None
+        if not isinstance(table, dict) or key not in table:
+            continue
+        value = table.pop(key)
+        if new in flatten(moved):
+            raise UserError(f"{source} sets both {old} and {new}; {old} is the old name of {new}: keep only {new}")
+        moved = apply_overrides(moved, {new: value})
+    return moved
+
+
+def flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested tables as dotted keys: ``{"a": {"b": 1}}`` -> ``{"a.b": 1}``."""
+    items: dict[str, Any] = {}
+    for key, value in data.items():
+        items |= flatten(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value}
+    return items
 
 
 def _coerce(value: Any, annotation: Any, where: str, problems: list[str]) -> Any:
@@ -69,7 +114,9 @@ def _coerce(value: Any, annotation: Any, where: str, problems: list[str]) -> Any
     return value
 
 
-def _build(cls: type[T], data: dict[str, Any], where: str, problems: list[str]) -> T:
+def _build(cls: type[T], data: dict[str, Any], where: str, problems: list[str], base: T | None = None) -> T:
+    """``cls`` from ``data``, over ``base`` when given: a section's keys left out keep the values of the
+    section its parent declares as default (PipelineConfig.train's are not TrainConfig's own)."""
     hints = typing.get_type_hints(cls)
     known = {f.name for f in dataclasses.fields(cls)}
     for key in data:
@@ -84,10 +131,17 @@ def _build(cls: type[T], data: dict[str, Any], where: str, problems: list[str]) 
             if not isinstance(value, dict):
                 problems.append(f"{where}{f.name}: expected a [{f.name}] table, got {value!r}")
                 continue
-            kwargs[f.name] = _build(hint, value, f"{where}{f.name}.", problems)
+            kwargs[f.name] = _build(hint, value, f"{where}{f.name}.", problems, _default(f, base))
         else:
             kwargs[f.name] = _coerce(value, hint, f"{where}{f.name}", problems)
-    return cls(**kwargs)
+    return cls(**kwargs) if base is None else dataclasses.replace(base, **kwargs)
+
+
+def _default(f: dataclasses.Field, parent: Any) -> Any:
+    """The value a nested section has when its table is left out."""
+    if parent is not None:
+        return getattr(parent, f.name)
+    return f.default_factory() if f.default_factory is not dataclasses.MISSING else None
 
 
 def _collect_problems(obj: Any, where: str = "") -> list[str]:
@@ -111,10 +165,12 @@ def build_config(cls: type[T], data: dict[str, Any], source: str = "config") -> 
     return config
 
 
-def load_config(cls: type[T], path: Path | None = None, overrides: list[str] | None = None) -> T:
-    """Defaults, then the TOML file at ``path`` (if any), then ``--section.key=value`` overrides."""
+def load_config(cls: type[T], path: Path | None = None, overrides: Overrides | None = None) -> T:
+    """Defaults, then the TOML file at ``path`` (if any), then the overrides. Keys that ``cls.RENAMED``
+    lists under an old name are read under the new one, in the file and in the overrides."""
     data: dict[str, Any] = {}
     source = "defaults"
+    renames: dict[str, str] = getattr(cls, "RENAMED", {})
     if path is not None:
         source = str(path)
         try:
@@ -123,8 +179,9 @@ def load_config(cls: type[T], path: Path | None = None, overrides: list[str] | N
             raise UserError(f"config file {str(path)!r} does not exist; pass an existing TOML file") from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise UserError(f"config file {str(path)!r} is not valid TOML: {exc}") from None
+        data = renamed(data, renames, source)
     if overrides:
-        data = apply_overrides(data, overrides)
+        data = apply_overrides(data, {renames.get(k, k): v for k, v in overrides.items()})
         source += " + overrides"
     return build_config(cls, data, source)
 

@@ -1,7 +1,7 @@
 """Names, kinds and schema versions of the Parquet files a run folder holds (documented in README.md).
 
 Every file carries JSON metadata under the footer key ``regscaffold`` with at least ``kind`` and
-``schema_version``; readers check both (pipeline.io.read_parquet).
+``schema_version``; readers check both (pipeline.core.io.read_parquet).
 """
 import hashlib
 

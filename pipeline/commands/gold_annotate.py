@@ -3,7 +3,7 @@
 answer, so quitting (q, Ctrl-D, a closed terminal) loses nothing and the same command resumes.
 
 The progress file (GOLD.progress.jsonl beside the gold file) holds the answers in order: it only grows,
-except by undo. Both files are rewritten whole through pipeline.io's atomic writes, so each is always
+except by undo. Both files are rewritten whole through pipeline.core.io's atomic writes, so each is always
 either its earlier content or the new one, and the gold file holds exactly the regions done so far.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from labelers.gold_annotator import Annotator, words
-from pipeline.errors import UserError
-from pipeline.io import write_text
+from pipeline.core.errors import UserError
+from pipeline.core.io import write_text
 
 ENTITY_STYLE, ADJECTIVE_STYLE = "bold black on cyan", "bold black on yellow"
 TODO_KEYS = ("doc_id", "start", "end", "text", "candidates")

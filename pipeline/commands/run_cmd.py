@@ -1,8 +1,6 @@
 """``regscaffold run``: the labeling pipeline on a corpus (default: the bundled Austen novels)."""
 from __future__ import annotations
 
-import json
-
 from pathlib import Path
 from typing import Any, Optional
 
@@ -10,11 +8,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.app import OVERRIDES, app
-from pipeline.config import load_config
-from pipeline.run_config import RunConfig
-from pipeline.runner import run_pipeline
-from pipeline.stages import STAGE_NAMES
+from pipeline.commands.app import OVERRIDES, app
+from pipeline.commands.runner import run_pipeline
+from pipeline.commands.stages import STAGE_NAMES
+from pipeline.core.config_loader import load_config, parse_overrides
 
 HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
              "aggregate": "accepted", "registers": "token_fraction_any_slot", "report": "html",
@@ -43,19 +40,21 @@ def run(
     corpus: Optional[str] = typer.Option(None, help="File, directory or glob (.txt, .txt.gz, .jsonl, .parquet); "
                                          "default: the bundled Austen corpus."),
     out: Path = typer.Option(Path("runs/default"), help="Run folder."),
-    config: Optional[Path] = typer.Option(None, help="TOML config file (sections as in README)."),
+    config: Optional[Path] = typer.Option(None, help="TOML config file (sections: docs/config.md)."),
     until: Optional[str] = typer.Option(None, help=f"Last stage to run: {', '.join(STAGE_NAMES)}."),
     only: Optional[str] = typer.Option(None, help="Run just this stage (its inputs must exist)."),
     force: bool = typer.Option(False, "--force", help="Rerun the selected stages even if cached."),
     jobs: Optional[int] = typer.Option(None, "-j", "--jobs", help="spaCy worker processes (parse.n_process)."),
 ) -> None:
     """Run the labeling pipeline; extra --section.key=value arguments override the config."""
-    overrides = list(ctx.args)
+    from pipeline.commands.pipeline_config import PipelineConfig  # it imports torch: load it when running
+
+    overrides = parse_overrides(ctx.args)
     if corpus is not None:
-        overrides.append(f"--ingest.corpus={json.dumps(corpus)}")  # a JSON string is a TOML string
+        overrides["ingest.corpus"] = corpus
     if jobs is not None:
-        overrides.append(f"--parse.n_process={jobs}")
-    resolved = load_config(RunConfig, config, overrides)
+        overrides["parse.n_process"] = jobs
+    resolved = load_config(PipelineConfig, config, overrides)
     console = Console()
 
     def show(name: str, entry: dict[str, Any]) -> None:

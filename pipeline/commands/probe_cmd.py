@@ -1,5 +1,5 @@
 """``regscaffold probe`` (score a checkpoint on a binding-probe file) and ``regscaffold probes build|sample``
-(make probe sets from a run folder; format and design in training/probes.py and training/probe_sets.py)."""
+(make probe sets from a run folder; format and design in training/probes.py and labelers/probe_sets.py)."""
 from __future__ import annotations
 
 import json
@@ -11,10 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from pipeline.app import app
-from pipeline.errors import UserError
-from pipeline.io import write_json
-from training.probe_sets import write_jsonl
+from labelers.probe_sets import write_jsonl
+from pipeline.commands.app import app
+from pipeline.core.errors import UserError
+from pipeline.core.io import write_json
 
 probes_app = typer.Typer(help="Build binding-probe sets from a run folder.", no_args_is_help=True)
 app.add_typer(probes_app, name="probes")
@@ -37,7 +37,8 @@ def result_table(title: str, result: dict[str, Any]) -> Table:
 
 def probe_file(checkpoint: Path, probes: Path, out: Optional[Path] = None) -> dict[str, Any]:
     """Score a checkpoint on a probe file; writes ``out`` (JSON) when given."""
-    from training.probes import evaluate_checkpoint, read_probes
+    from training.checkpoint import evaluate_checkpoint
+    from training.probes import read_probes
 
     result = {"checkpoint": str(checkpoint), "probes": str(probes),
               **evaluate_checkpoint(checkpoint, read_probes(probes))}
@@ -71,16 +72,17 @@ def build(
                                   "pronoun (resolved by the heuristic coreference)."),
 ) -> None:
     """Write a paired probe set and print its size and its baselines (which must sit at chance)."""
-    from pipeline import schemas as S
-    from pipeline.io import read_parquet
-    from training.probe_sets import generated_items, gold_items
-    from training.probes import Probe, baseline_accuracy, word_counts
+    from pipeline.core import schemas as S
+    from pipeline.core.io import read_parquet
+    from labelers.probe_sets import generated_items, gold_items
+    from training.data import word_counts
+    from training.probes import Probe, baseline_accuracy
 
     if gold is None and len(split) != 1:
         raise UserError(f"--split: the generated set takes one split, got {split}")
     items = gold_items(run_dir, gold, split) if gold else generated_items(run_dir, min_p, split[0], pronouns=pronouns)
     if not items:
-        raise UserError(f"no probe item could be made from {run_dir} (splits {split}); see training/probe_sets.py "
+        raise UserError(f"no probe item could be made from {run_dir} (splits {split}); see labelers/probe_sets.py "
                         "for the conditions an entity pair must meet")
     write_jsonl(out, items)
     docs = read_parquet(run_dir / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)

@@ -1,7 +1,7 @@
 """The labeling pipeline's stages, each a function with declared inputs, outputs, config and code.
 
 A stage reads its inputs from the run folder, writes its outputs atomically and returns a summary
-(figures for run.json). pipeline.runner decides from the lock file whether a stage must run.
+(figures for run.json). pipeline.commands.runner decides from the lock file whether a stage must run.
 """
 from __future__ import annotations
 
@@ -11,22 +11,29 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from pipeline import schemas as S
-from pipeline.io import check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
-from pipeline.lock import json_sha256
-from pipeline.progress import progress_bar
-from pipeline.run_config import RunConfig
+from pipeline.commands.lock import json_sha256
+from pipeline.core import schemas as S
+from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core.paths import PROJECT_ROOT
+from pipeline.core.progress import Advance, progress_bar
+
+# Named in annotations only: spaCy loads in the stages that parse, and PipelineConfig imports torch (through
+# the trainer's config sections), which the command line loads only when it runs the pipeline.
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+    from pipeline.commands.pipeline_config import PipelineConfig
 
 
 @dataclass
 class Context:
     run_dir: Path
-    config: RunConfig
+    config: PipelineConfig
     warnings: list[str] = dataclasses.field(default_factory=list)
 
     def path(self, name: str) -> Path:
@@ -47,10 +54,10 @@ class Stage:
     """Config sections whose resolved values belong to this stage's fingerprint."""
     run: Callable[[Context], dict[str, Any]]
     """A top-level function of this module: its code version is found from what it imports
-    (pipeline.codehash)."""
+    (pipeline.commands.codehash)."""
     volatile: tuple[str, ...] = ()
     """Config keys that change speed, not output: left out of the fingerprint."""
-    environment: Callable[[RunConfig], dict[str, Any]] | None = None
+    environment: Callable[[PipelineConfig], dict[str, Any]] | None = None
     """Facts outside the run folder that the output depends on (corpus files, the spaCy pipeline)."""
 
     def functions(self) -> list[str]:
@@ -59,7 +66,7 @@ class Stage:
 
 
 def ingest_stage(ctx: Context) -> dict[str, Any]:
-    from pipeline.ingest import ingest, resolve_corpus
+    from pipeline.commands.ingest import ingest, resolve_corpus
 
     files = resolve_corpus(ctx.config.ingest.corpus)
     with progress_bar("ingest", len(files)) as advance:
@@ -75,13 +82,13 @@ def ingest_stage(ctx: Context) -> dict[str, Any]:
     return {k: v for k, v in report.items() if k != "skipped"} | {"skipped": skipped}
 
 
-def corpus_environment(config: RunConfig) -> dict[str, Any]:
-    from pipeline.ingest import resolve_corpus
+def corpus_environment(config: PipelineConfig) -> dict[str, Any]:
+    from pipeline.commands.ingest import resolve_corpus
 
     return {"corpus_files": {str(p): file_sha256(p) for p in resolve_corpus(config.ingest.corpus)}}
 
 
-def pipeline_environment(config: RunConfig) -> dict[str, Any]:
+def pipeline_environment(config: PipelineConfig) -> dict[str, Any]:
     import spacy
 
     from labelers.parsing import resolve_pipeline
@@ -94,7 +101,7 @@ def pipeline_environment(config: RunConfig) -> dict[str, Any]:
     return {"pipeline": name, "pipeline_version": version, "spacy": spacy.__version__}
 
 
-def _parse_shard(ctx: Context, nlp, shard: pd.DataFrame, key: str, parts: Path, advance) -> Path:
+def _parse_shard(ctx: Context, nlp: Language, shard: pd.DataFrame, key: str, parts: Path, advance: Advance) -> Path:
     from labelers.parsing import parse_frame
 
     part = parts / f"{key}.parquet"
@@ -257,7 +264,7 @@ def report_stage(ctx: Context) -> dict[str, Any]:
     return {"gold": figures.get("gold", {}).get("files", []), "html": str(ctx.path("report.html"))}
 
 
-def report_environment(config: RunConfig) -> dict[str, Any]:
+def report_environment(config: PipelineConfig) -> dict[str, Any]:
     """The gold files and the compared run's bindings are outside the run folder."""
     from labelers.report.build import resolve_gold
 
@@ -276,15 +283,13 @@ DEFAULT_PROBES = ("data/probes/gold_test.jsonl", "data/probes/generated_test.jso
 def train_stage(ctx: Context) -> dict[str, Any]:
     """A short training run on the run's own registers into RUN_DIR/model/ (always from scratch: the
     stage reruns only when its inputs, config or code changed)."""
-    from pipeline.config import load_config
-    from training.config import TrainConfig
     from training.train import train
 
     out = ctx.path(MODEL_DIR)
     if out.exists():
         shutil.rmtree(out)
-    config = load_config(TrainConfig, None, ctx.config.train.overrides(str(ctx.run_dir)))
-    records = train(config, out)
+    sections = ctx.config.train
+    records = train(dataclasses.replace(sections, data=dataclasses.replace(sections.data, labels=str(ctx.run_dir))), out)
     last = records[-1]
     return {"checkpoint": str(ctx.path(MODEL_CKPT)), "steps": last["step"],
             "tokens_per_s": round(last["tokens_per_s"], 1), "train_seconds": round(sum(
@@ -292,17 +297,16 @@ def train_stage(ctx: Context) -> dict[str, Any]:
             **{k: round(last[k], 4) for k in ("ce_loss", "reg_loss", "eval_ce_loss", "reg_acc") if k in last}}
 
 
-def probe_files(config: RunConfig) -> list[Path]:
-    from pipeline.lock import PROJECT_ROOT
-
+def probe_files(config: PipelineConfig) -> list[Path]:
     return [Path(f) for f in config.probe.files] or [PROJECT_ROOT / f for f in DEFAULT_PROBES]
 
 
 def probe_stage(ctx: Context) -> dict[str, Any]:
     """Binding-probe accuracy of RUN_DIR/model/ckpt.pt on each probe set (probe.json keeps every item); a
     run of another corpus than the bundled one is probed on a set built from its own test split."""
-    from training.probe_sets import probe_sets_for_run
-    from training.probes import evaluate_checkpoint, read_probes
+    from labelers.probe_sets import probe_sets_for_run
+    from training.checkpoint import evaluate_checkpoint
+    from training.probes import read_probes
 
     results = {}
     for found in probe_sets_for_run(ctx.run_dir, probe_files(ctx.config), bool(ctx.config.probe.files),
@@ -319,7 +323,7 @@ def probe_stage(ctx: Context) -> dict[str, Any]:
             for name, r in results.items()}
 
 
-def probe_environment(config: RunConfig) -> dict[str, Any]:
+def probe_environment(config: PipelineConfig) -> dict[str, Any]:
     """The probe files are outside the run folder."""
     return {str(p): file_sha256(p) if p.exists() else None for p in probe_files(config)}
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from runfix import write_labeled_run
+from runfolder import write_labeled_run
 
-from labelers.variants import variant_inputs, write_variant
-from pipeline import schemas as S
-from pipeline.errors import UserError
-from pipeline.io import file_sha256, read_metadata
+from experiments.variants import variant_inputs, write_variant
+from pipeline.core import schemas as S
+from pipeline.core.errors import UserError
+from pipeline.core.io import file_sha256, read_metadata
 from training.data import load_run
 
 

@@ -1,4 +1,4 @@
-"""The one exception type that reaches the user as a single line (see pipeline.cli.main)."""
+"""The one exception type that reaches the user as a single line (see pipeline.commands.cli.main)."""
 
 
 class UserError(Exception):

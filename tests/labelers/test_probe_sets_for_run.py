@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipeline.io import write_parquet
-from training.probe_sets import bundled_sets_apply, probe_sets_for_run
+from labelers.probe_sets import bundled_sets_apply, probe_sets_for_run
+from pipeline.core.io import write_parquet
 
 PROBES = Path(__file__).parents[2] / "data" / "probes"
 BUNDLED = [PROBES / "gold_test.jsonl", PROBES / "generated_test.jsonl"]

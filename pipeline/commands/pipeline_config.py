@@ -1,9 +1,15 @@
-"""The labeling pipeline's config: one dataclass section per stage (TOML tables of the same names)."""
+"""The labeling pipeline's config, PipelineConfig: one dataclass section per stage (TOML tables of the same
+names), the train stage's being the trainer's own TrainConfig (training/config.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from labelers.labels import MIN_THRESHOLD
+from training.config import OptimConfig, RunSettings, TrainConfig
+from training.data import DataConfig
+from training.loss import LossConfig
+from training.model import ModelConfig
 
 
 @dataclass
@@ -137,61 +143,16 @@ class ReportConfig:
         return []
 
 
-@dataclass
-class TrainStageConfig:
-    """The short training run that ends `regscaffold run` (the full experiment: benchmarks/real_text.py).
-
-    Sized for train + probe in a few minutes on 2 cores: measured on the bundled corpus from a fresh clone
-    (2026-11-30, 2 mostly idle cores), the train stage took 199 s (about 11,000 tokens/s) and the probe
-    stage 9 s."""
-
-    steps: int = 1000
-    """Optimizer steps."""
-    n_layer: int = 4
-    """Transformer blocks."""
-    n_head: int = 4
-    """Attention heads (must divide d_model, with an even quotient)."""
-    d_model: int = 128
-    """Width of the residual stream."""
-    block_size: int = 128
-    """Context length in BPE tokens (the probe sets assume about 128)."""
-    bpe_vocab_size: int = 4096
-    """Byte-level BPE vocabulary trained on the train split."""
-    batch_size: int = 16
-    """Windows per batch."""
-    lr: float = 1e-3
-    """AdamW learning rate, constant after warmup."""
-    warmup_steps: int = 100
-    """Linear warmup steps."""
-    aux_weight: float = 0.5
-    """Register loss weight lambda (0 = plain cross-entropy)."""
-    eval_every: int = 250
-    """Evaluate on the valid split and checkpoint every this many steps."""
-    seed: int = 0
-    """Seed of the initialisation and the batch order."""
-
-    def problems(self) -> list[str]:
-        found = [f"{name} must be >= 1, got {getattr(self, name)!r}"
-                 for name in ("steps", "n_layer", "n_head", "d_model", "block_size", "batch_size", "eval_every")
-                 if getattr(self, name) < 1]
-        if self.bpe_vocab_size < 512:
-            found.append(f"bpe_vocab_size must be >= 512, got {self.bpe_vocab_size!r}")
-        if self.lr <= 0 or self.aux_weight < 0 or self.warmup_steps < 0:
-            found.append(f"lr must be > 0, aux_weight and warmup_steps >= 0; got {self.lr!r}, "
-                         f"{self.aux_weight!r}, {self.warmup_steps!r}")
-        return found
-
-    def overrides(self, labels: str) -> list[str]:
-        """The trainer's --section.key=value settings for this run (training.config.TrainConfig)."""
-        import json
-
-        keys = {"model.n_layer": self.n_layer, "model.n_head": self.n_head, "model.d_model": self.d_model,
-                "model.block_size": self.block_size, "data.bpe_vocab_size": self.bpe_vocab_size,
-                "data.labels": labels, "optim.steps": self.steps, "optim.batch_size": self.batch_size,
-                "optim.lr": self.lr, "optim.warmup_steps": self.warmup_steps, "optim.lr_schedule": "constant",
-                "loss.aux_weight": self.aux_weight, "run.eval_every": min(self.eval_every, self.steps),
-                "run.seed": self.seed, "run.progress": False}
-        return [f"--{k}={json.dumps(v)}" for k, v in keys.items()]
+def stage_training() -> TrainConfig:
+    """The trainer's config for the short training run that ends `regscaffold run` (the full experiment:
+    benchmarks/real_text.py): the trainer's own sections, with defaults sized for train + probe in a few
+    minutes on 2 cores. Measured on the bundled corpus from a fresh clone (2026-11-30, 2 mostly idle cores),
+    the train stage took 199 s (about 11,000 tokens/s) and the probe stage 9 s."""
+    return TrainConfig(model=ModelConfig(n_layer=4, n_head=4, d_model=128, block_size=128),
+                       loss=LossConfig(aux_weight=0.5),
+                       optim=OptimConfig(steps=1000, batch_size=16, lr=1e-3, warmup_steps=100, lr_schedule="constant"),
+                       run=RunSettings(eval_every=250, seed=0, progress=False),
+                       data=DataConfig(bpe_vocab_size=4096))
 
 
 @dataclass
@@ -207,7 +168,16 @@ class ProbeStageConfig:
 
 
 @dataclass
-class RunConfig:
+class PipelineConfig:
+    """`regscaffold run`'s config: one section per stage; ``train`` is the trainer's own TrainConfig."""
+
+    RENAMED: ClassVar[dict[str, str]] = {
+        f"train.{old}": f"train.{section}.{old}" for section, keys in (
+            ("model", ("n_layer", "n_head", "d_model", "block_size")), ("data", ("bpe_vocab_size",)),
+            ("optim", ("steps", "batch_size", "lr", "warmup_steps")), ("loss", ("aux_weight",)),
+            ("run", ("eval_every", "seed"))) for old in keys}
+    """Keys of the [train] table before it carried the trainer's sections (regscaffold 0.1), still read."""
+
     ingest: IngestConfig = field(default_factory=IngestConfig)
     parse: ParseConfig = field(default_factory=ParseConfig)
     candidates: CandidatesConfig = field(default_factory=CandidatesConfig)
@@ -215,6 +185,15 @@ class RunConfig:
     aggregate: AggregateConfig = field(default_factory=AggregateConfig)
     registers: RegistersConfig = field(default_factory=RegistersConfig)
     report: ReportConfig = field(default_factory=ReportConfig)
-    train: TrainStageConfig = field(default_factory=TrainStageConfig)
+    train: TrainConfig = field(default_factory=stage_training)
+    """The trainer's own sections (reference: `regscaffold train` below), sized for train + probe in a few
+    minutes on 2 cores (pipeline_config.stage_training); the stage sets data.labels to this run folder."""
     probe: ProbeStageConfig = field(default_factory=ProbeStageConfig)
 
+    def problems(self) -> list[str]:
+        data = self.train.data
+        if data.labels or data.synthetic or self.train.noise.active():
+            return [f"train.data.labels={data.labels!r}, train.data.synthetic={data.synthetic!r}, train.noise: the "
+                    "train stage trains on the run folder's own registers; leave these unset (for the synthetic "
+                    "task use `regscaffold train --data synthetic:fusion`)"]
+        return []

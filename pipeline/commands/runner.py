@@ -5,15 +5,20 @@ import time
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from pipeline.config import to_dict, to_toml
-from pipeline.errors import UserError
-from pipeline.io import file_sha256, make_dir, remove_temporaries, write_json, write_text
-from pipeline.codehash import code_sha256
-from pipeline.lock import exclusive, files_sha256, is_fresh, json_sha256, read_lock, write_lock
-from pipeline.run_config import RunConfig
-from pipeline.stages import STAGE_NAMES, STAGES, Context, Stage
+from pipeline.commands.codehash import code_sha256
+from pipeline.commands.lock import exclusive, files_sha256, is_fresh, json_sha256, read_lock, write_lock
+from pipeline.commands.stages import STAGE_NAMES, STAGES, Context, Stage
+from pipeline.core.config_loader import to_dict, to_toml
+from pipeline.core.errors import UserError
+from pipeline.core.io import file_sha256, make_dir, remove_temporaries, write_json, write_text
+
+if TYPE_CHECKING:  # an annotation only: PipelineConfig imports torch, which the CLI loads when it runs
+    from pipeline.commands.pipeline_config import PipelineConfig
+
+OnStage = Callable[[str, dict[str, Any]], None]
+"""Called after each stage with its name and its run.json entry (status, seconds, summary...)."""
 
 
 def package_version() -> str:
@@ -59,17 +64,18 @@ def select(until: str | None, only: str | None) -> list[Stage]:
     return list(STAGES[: last + 1])
 
 
-def run_pipeline(run_dir: Path, config: RunConfig, *, until: str | None = None, only: str | None = None,
-                 force: bool = False, on_stage=None) -> dict[str, Any]:
+def run_pipeline(run_dir: Path, config: PipelineConfig, *, until: str | None = None, only: str | None = None,
+                 force: bool = False, on_stage: OnStage | None = None) -> dict[str, Any]:
     """Run (or skip) the selected stages; returns run.json's content, which is also written to the folder.
-    One process at a time per folder (pipeline.lock.exclusive)."""
+    One process at a time per folder (pipeline.commands.lock.exclusive)."""
     stages = select(until, only)
     make_dir(run_dir)
     with exclusive(run_dir):
         return _run_stages(run_dir, config, stages, force, on_stage)
 
 
-def _run_stages(run_dir: Path, config: RunConfig, stages: list[Stage], force: bool, on_stage) -> dict[str, Any]:
+def _run_stages(run_dir: Path, config: PipelineConfig, stages: list[Stage], force: bool,
+                on_stage: OnStage | None) -> dict[str, Any]:
     remove_temporaries(run_dir)  # half-written files of a killed run (model/ and .parts/ go with their stage)
     write_text(run_dir / "config.toml", to_toml(config))
     lock = read_lock(run_dir)

@@ -10,9 +10,9 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from pipeline.app import app
-from pipeline.errors import UserError
-from pipeline.io import write_json, write_text
+from pipeline.commands.app import app
+from pipeline.core.errors import UserError
+from pipeline.core.io import write_json, write_text
 
 gold_app = typer.Typer(help="Make a gold set for a run: sample regions, annotate them (in Label Studio or the "
                        "terminal), import.",
@@ -99,6 +99,6 @@ def annotate(
                              "answers are kept beside it in GOLD.progress.jsonl, so rerunning resumes."),
 ) -> None:
     """Annotate the to-do regions in the terminal, one candidate at a time, keyboard only (no Label Studio)."""
-    from pipeline.gold_annotate import annotate as annotate_in_terminal
+    from pipeline.commands.gold_annotate import annotate as annotate_in_terminal
 
     annotate_in_terminal(_read_todo(todo), todo, out, Console())

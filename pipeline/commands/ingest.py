@@ -18,11 +18,13 @@ from typing import Iterator
 
 import pyarrow.parquet as pq
 
-from pipeline.errors import UserError
-from pipeline.run_config import IngestConfig
-from pipeline.schemas import doc_id_for
+from pipeline.commands.pipeline_config import IngestConfig
+from pipeline.core.errors import UserError
+from pipeline.core.paths import PROJECT_ROOT
+from pipeline.core.progress import Advance
+from pipeline.core.schemas import doc_id_for
 
-BUNDLED_CORPUS = Path(__file__).resolve().parent.parent / "data" / "austen"
+BUNDLED_CORPUS = PROJECT_ROOT / "data" / "austen"
 SUFFIXES = (".txt", ".txt.gz", ".jsonl", ".parquet")
 CHAPTER_HEADING = re.compile(r"^[ \t]*(?:CHAPTER|Chapter)[ \t]+(?:[IVXLC]+|\d+)\.?[ \t]*$", re.MULTILINE)
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
@@ -227,7 +229,7 @@ def unit_rows(unit: str, text: str, split: str, config: IngestConfig, seen: set[
     return rows
 
 
-def ingest(config: IngestConfig, progress=None) -> tuple[list[dict], dict, dict]:
+def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[dict], dict, dict]:
     """Rows of docs.parquet, the split of every unit, and the ingest report (counts and skips)."""
     skips, rows, unit_splits, seen = SkipLog(), [], {}, set()
     files = resolve_corpus(config.corpus)

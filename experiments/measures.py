@@ -33,8 +33,9 @@ import torch.nn.functional as F
 from tokenizers import Tokenizer
 
 from labelers.labels import is_binding
-from pipeline import schemas as S
-from pipeline.io import read_metadata, read_parquet
+from pipeline.core import schemas as S
+from pipeline.core.io import read_metadata, read_parquet
+from training import checkpoint
 from training.data import LabeledRun, load_run
 from training.model import GPT
 from training.tokenizer import align
@@ -194,8 +195,6 @@ def decodability(fit: list[Passage], evaluate: list[Passage], run: LabeledRun, m
 def measure(checkpoint_path: Path, labels_dir: Path, max_examples: int = 2000, seed: int = 0) -> dict[str, Any]:
     """Valid perplexities and valid->test linear decodability of a checkpoint, against ``labels_dir`` (the
     LabelModel run: its registers and candidates define the targets for every arm)."""
-    from training import checkpoint
-
     model, tokenizer, _ = checkpoint.load_model(checkpoint_path)
     run = load_run(labels_dir)
     docs = {split: run.docs[run.docs["split"] == split] for split in ("valid", "test")}

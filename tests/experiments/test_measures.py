@@ -5,10 +5,11 @@ import math
 
 import numpy as np
 import pandas as pd
-from runfix import write_labeled_run
+from runfolder import PASSAGES, passage, write_labeled_run
+from tokenizers import Tokenizer
 from trainfix import tiny_config
 
-from training.measures import Passage, decodability, measure, perplexities, remention_spans
+from experiments.measures import Passage, decodability, measure, perplexities, remention_spans
 from training.train import train
 
 
@@ -30,7 +31,7 @@ def test_remention_spans_need_an_earlier_mention_of_the_entity(tmp_path):
     # ...until the name's pronoun-like re-mention: pretend Emma was mentioned at token 0
     cands.loc[cands["ent_id"] == 1, "antecedent_i"] = 0
     cands.to_parquet(tmp_path / "c.parquet")
-    from pipeline.io import read_metadata, write_parquet
+    from pipeline.core.io import read_metadata, write_parquet
 
     write_parquet(pd.read_parquet(tmp_path / "c.parquet"), run_dir / "candidates.parquet",
                   read_metadata(run_dir / "bindings.parquet") | {"kind": "candidates"})
@@ -39,11 +40,15 @@ def test_remention_spans_need_an_earlier_mention_of_the_entity(tmp_path):
     assert spans[first["doc_id"]] == [(first["attr_start"], first["attr_end"])]
 
 
-def test_measure_runs_on_a_tiny_model(tmp_path):
+def test_measure_agrees_with_the_trainers_own_evaluation(tmp_path):
     run_dir = write_labeled_run(tmp_path / "run")
-    train(tiny_config(data={"labels": str(run_dir)}), tmp_path / "model")
+    records = train(tiny_config(data={"labels": str(run_dir)}), tmp_path / "model")
     figures = measure(tmp_path / "model", run_dir)
-    assert figures["valid"]["tokens"] > 0 and math.isfinite(figures["valid"]["ppl"])
+    (valid_text,) = [passage(row)[0] for row in PASSAGES if row[0] == "valid"]
+    tokenizer = Tokenizer.from_file(str(tmp_path / "model" / "tokenizer.json"))
+    assert figures["valid"]["tokens"] == len(tokenizer.encode(valid_text).ids) - 1  # every next-token pair
+    # the same windows as the trainer's evaluation of the valid split: the same mean cross-entropy
+    assert math.isclose(figures["valid"]["ppl"], math.exp(records[-1]["eval_ce_loss"]), rel_tol=1e-4)
     assert figures["decodability"]["slots"] == []  # five passages: too few positions to fit a probe
 
 
