@@ -32,7 +32,7 @@ import torch
 import torch.nn.functional as F
 from tokenizers import Tokenizer
 
-from labelers.labels import is_binding
+from pipeline.core.registers import is_binding
 from pipeline.core import schemas as S
 from pipeline.core.io import read_metadata, read_parquet
 from training import checkpoint

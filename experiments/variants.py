@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from labelers.labels import is_binding
+from pipeline.core.registers import is_binding
 from labelers.registers import materialise
 from pipeline.core import schemas as S
 from pipeline.core.errors import UserError

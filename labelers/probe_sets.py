@@ -25,7 +25,7 @@ before the region (the text there is not annotated).
 sides, not part of a hyphenated or dashed token; an adjective that names a property, not a degree,
 determiner-like or relational one, nor "dear" of address; and by default no pronoun mention, since 1 of
 5 pronoun-based items in that check was right); conflicts are all accepted candidates (p_lm above the run's
-threshold, labelers.labels.is_binding) and negated candidates with p_lm >= min_p.
+threshold, pipeline.core.registers.is_binding) and negated candidates with p_lm >= min_p.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from labelers.labels import is_binding
+from pipeline.core.registers import is_binding
 from labelers.lexicon import attribute_type
 from labelers.report.gold import load_gold
 from pipeline.core import schemas as S

@@ -1,6 +1,6 @@
 """Register materialisation: per passage, K slots track the first K entities (by first mention) that
-receive an accepted binding; at each token a slot holds the attribute most recently bound to its entity.
-"""
+receive an accepted binding; at each token a slot holds the attribute most recently bound to its entity
+(the definition, shared with the trainer, is pipeline.core.registers)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from labelers.labels import is_binding
+from pipeline.core.registers import is_binding, passage_registers
 from pipeline.core.progress import Advance
 from pipeline.core.schemas import NOTHING, NOTHING_ID, OTHER, OTHER_ID
 
@@ -19,34 +19,6 @@ def attribute_vocab(accepted: pd.DataFrame, size: int) -> list[str]:
     counts = Counter(accepted.loc[accepted["split"] == "train", "attr_lemma"].str.lower())
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]
     return [NOTHING, OTHER] + [lemma for lemma, _ in ranked]
-
-
-def slot_entities(accepted: pd.DataFrame, slots: int) -> list[int]:
-    """The first ``slots`` ent_ids of one passage, by first mention, among entities with a binding.
-
-    The extractor numbers ent_id from 0 in order of first mention (labelers.extraction.resolve_entities),
-    so the id order is the mention order, including mentions that have no candidate row.
-    """
-    return sorted(int(e) for e in accepted["ent_id"].unique())[:slots]
-
-
-def passage_registers(n_tokens: int, accepted: pd.DataFrame, index: dict[str, int],
-                      slots: int) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, conf), each (n_tokens, slots): the attribute most recently bound at or before each token.
-
-    A binding takes effect at the later of its two tokens; at equal positions the later attribute wins.
-    """
-    labels = np.full((n_tokens, slots), NOTHING_ID, dtype=np.int16)
-    conf = np.ones((n_tokens, slots), dtype=np.float32)
-    for k, ent_id in enumerate(slot_entities(accepted, slots)):
-        events = accepted[accepted["ent_id"] == ent_id]
-        effect = np.maximum(events["ent_i"].to_numpy(), events["attr_i"].to_numpy())
-        order = np.lexsort((events["attr_i"].to_numpy(), effect))
-        for row in order:
-            label = index.get(events["attr_lemma"].iloc[row].lower(), OTHER_ID)
-            labels[effect[row]:, k] = label
-            conf[effect[row]:, k] = events["p"].iloc[row]
-    return labels, conf
 
 
 def _list_column(values: np.ndarray) -> pa.ListArray:

@@ -21,14 +21,16 @@ from tokenizers import Tokenizer
 
 from pipeline.core import schemas
 from pipeline.core.errors import UserError
-from pipeline.core.io import file_sha256, read_metadata, read_parquet, read_table
-from training import synthetic
+from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, read_table
+from pipeline.core.registers import is_binding, slot_entities
+from training import synthetic, visible
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
-from training.tokenizer import PAD_ID, align, train_bpe, word_level
+from training.tokenizer import PAD_ID, align, token_rows, train_bpe, word_level
 
 WORD = re.compile(r"\w+(?:['’-]\w+)*")  # a word with inner apostrophes or hyphens: "don't", "well-bred"
 RERUN = "rerun the pipeline on this folder so that its files are made together"
+TARGETS = ("passage", "window")
 
 
 def word_counts(texts: Sequence[str]) -> dict[str, int]:
@@ -61,6 +63,11 @@ class DataConfig:
     """Synthetic task: seed of the training examples."""
     test_seed: int = 9000
     """Synthetic task: seed of the test examples."""
+    targets: str = "passage"
+    """Register targets of a labels run: "passage" takes each passage's registers as they are (the first
+    real-text design: a window cut from the middle of a passage inherits bindings made before it began);
+    "window" recomputes them per window from the bindings whose two tokens lie inside it
+    (training/visible.py), so every target is visible in the window."""
 
     def problems(self) -> list[str]:
         found = []
@@ -76,6 +83,11 @@ class DataConfig:
             found.append(f"queries must be in 1..4 (8 objects, count words up to four), got {self.queries}")
         found += [f"{name} must be >= 1, got {getattr(self, name)}"
                   for name in ("n_train", "n_test") if getattr(self, name) < 1]
+        if self.targets not in TARGETS:
+            found.append(f"targets {self.targets!r} is not one of {', '.join(TARGETS)}")
+        elif self.targets == "window" and self.synthetic:
+            found.append("targets 'window' needs a labels run (--labels RUN_DIR); the synthetic task's examples are "
+                         "one window each")
         return found
 
     def source_problem(self) -> str:
@@ -93,6 +105,8 @@ class LabeledRun:
     slots: int             # register slots K
     spans: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]  # doc_id -> starts, ends,
     #                        labels (n, K), conf (n, K) of its labeled tokens, sorted by start
+    events: dict[str, pd.DataFrame] | None = None  # doc_id -> accepted bindings (visible.EVENT_COLUMNS);
+    #                        read only for window targets
 
 
 def _read_registers(path: Path):
@@ -131,8 +145,20 @@ def _list_column(table, name: str, slots: int, path: Path) -> np.ndarray:
     return column.flatten().to_numpy().reshape(len(column), slots)
 
 
-def load_run(run_dir: Path) -> LabeledRun:
-    """Read and cross-check a run folder's docs.parquet and registers.parquet."""
+def load_events(run_dir: Path, threshold: float) -> dict[str, pd.DataFrame]:
+    """Per passage, the accepted bindings (P(BOUND) above the registers' threshold) of candidates.parquet."""
+    columns = ["cand_id", "doc_id", *visible.EVENT_COLUMNS[:-1]]
+    cands = read_parquet(Path(run_dir) / schemas.CANDIDATES, columns, "candidates", schemas.SCHEMA_VERSION)
+    bindings = read_parquet(Path(run_dir) / schemas.BINDINGS, ["cand_id", "p_lm"], "bindings", schemas.SCHEMA_VERSION)
+    check_aligned(Path(run_dir), schemas.BINDINGS, bindings, cands)
+    cands = cands.assign(p=bindings["p_lm"].to_numpy())
+    accepted = cands[is_binding(cands["p"], threshold)]
+    return {doc_id: rows[visible.EVENT_COLUMNS] for doc_id, rows in accepted.groupby("doc_id", sort=False)}
+
+
+def load_run(run_dir: Path, targets: str = "passage") -> LabeledRun:
+    """Read and cross-check a run folder's docs.parquet and registers.parquet (and, for window targets,
+    its accepted bindings)."""
     docs_path, reg_path = Path(run_dir) / schemas.DOCS, Path(run_dir) / schemas.REGISTERS
     docs = read_parquet(docs_path, schemas.DOC_COLUMNS, "docs", schemas.SCHEMA_VERSION)
     _check_docs(docs_path, docs)
@@ -171,7 +197,8 @@ def load_run(run_dir: Path) -> LabeledRun:
     labels, conf = labels[order], conf[order]
     spans = {uniques[codes[lo]]: (starts[lo:hi], ends[lo:hi], labels[lo:hi], conf[lo:hi])
              for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]) if hi > lo}
-    return LabeledRun(docs, vocab, slots, spans)
+    events = load_events(run_dir, float(meta.get("threshold", 0.5))) if targets == "window" else None
+    return LabeledRun(docs, vocab, slots, spans, events)
 
 
 @dataclass
@@ -184,27 +211,66 @@ class Windows:
         return Windows(self.tokens.to(device), self.labels.to(device), self.conf.to(device))
 
 
-def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> Windows:
+@dataclass
+class Piece:
+    doc_id: str
+    ids: np.ndarray     # (n + 1,) token ids: inputs are all but the last
+    rows: np.ndarray    # (n,) the spaCy token each input takes its labels from (-1 before the first)
+    labels: np.ndarray  # (n, K)
+    conf: np.ndarray    # (n, K)
+
+
+def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> list[Piece]:
+    """The windows of a split's passages with their register targets (passage or window targets: the
+    latter when ``run.events`` was read)."""
     docs = run.docs[run.docs["split"] == split]
     slots = run.slots
     unlabeled = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
                  np.zeros((0, slots), np.float32))
-    pieces = []
+    index, no_events = {lemma: i for i, lemma in enumerate(run.vocab)}, pd.DataFrame(columns=visible.EVENT_COLUMNS)
+    out = []
     for text, doc_id, encoding in zip(docs["text"], docs["doc_id"], tokenizer.encode_batch(list(docs["text"]))):
         ids = np.array(encoding.ids, dtype=np.int64)
-        labels, conf = align(text, encoding.offsets, *run.spans.get(doc_id, unlabeled))
+        spans = run.spans.get(doc_id, unlabeled)
+        rows = token_rows(text, encoding.offsets, spans[0], spans[1])
+        labels, conf = align(text, encoding.offsets, *spans)
         for lo in range(0, max(len(ids) - 1, 0), block_size):
             piece = ids[lo:lo + block_size + 1]  # inputs are all but its last token
-            pieces.append((piece, labels[lo:lo + len(piece) - 1], conf[lo:lo + len(piece) - 1]))
-    width = max((len(p[0]) for p in pieces), default=2)
-    tokens = np.full((len(pieces), width), PAD_ID, dtype=np.int64)
-    labels = np.full((len(pieces), width - 1, slots), schemas.NOTHING_ID, dtype=np.int64)
-    conf = np.ones((len(pieces), width - 1, slots), dtype=np.float32)
-    for n, (ids, lab, cf) in enumerate(pieces):
-        tokens[n, :len(ids)] = ids
-        labels[n, :len(lab)] = lab
-        conf[n, :len(cf)] = cf
+            inputs = slice(lo, lo + len(piece) - 1)
+            if run.events is None:
+                out.append(Piece(doc_id, piece, rows[inputs], labels[inputs], conf[inputs]))
+            else:
+                events = run.events.get(doc_id, no_events)
+                out.append(Piece(doc_id, piece, rows[inputs], *visible.window_targets(rows[inputs], events, index, slots)))
+    return out
+
+
+def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> Windows:
+    cut = pieces(run, tokenizer, split, block_size)
+    width = max((len(p.ids) for p in cut), default=2)
+    tokens = np.full((len(cut), width), PAD_ID, dtype=np.int64)
+    labels = np.full((len(cut), width - 1, run.slots), schemas.NOTHING_ID, dtype=np.int64)
+    conf = np.ones((len(cut), width - 1, run.slots), dtype=np.float32)
+    for n, p in enumerate(cut):
+        tokens[n, :len(p.ids)] = p.ids
+        labels[n, :len(p.labels)] = p.labels
+        conf[n, :len(p.conf)] = p.conf
     return Windows(torch.from_numpy(tokens), torch.from_numpy(labels), torch.from_numpy(conf))
+
+
+def invisible_share(run: LabeledRun, events: dict[str, pd.DataFrame], tokenizer: Tokenizer, split: str,
+                    block_size: int) -> dict[str, float]:
+    """How many of a split's non-NOTHING window targets no binding inside the window, at or before the
+    target's position, explains (training.visible.invisible), for the run's kind of targets."""
+    index, no_events = {lemma: i for i, lemma in enumerate(run.vocab)}, pd.DataFrame(columns=visible.EVENT_COLUMNS)
+    unexplained = total = 0
+    for p in pieces(run, tokenizer, split, block_size):
+        doc_events = events.get(p.doc_id, no_events)
+        slot_ents = (visible.window_slot_entities(p.rows, doc_events, run.slots) if run.events is not None
+                     else slot_entities(doc_events, run.slots))
+        bad, n = visible.invisible(p.labels, p.rows, doc_events, slot_ents, index)
+        unexplained, total = unexplained + bad, total + n
+    return {"targets": total, "invisible": unexplained, "invisible_share": unexplained / max(total, 1)}
 
 
 def batch(data: Windows, idx: torch.Tensor, n_classes: int,
@@ -246,7 +312,7 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
                             config.test_seed, noise)
     else:
         run_dir = Path(config.labels)
-    run = load_run(run_dir)
+    run = load_run(run_dir, config.targets)
     train_texts = run.docs.loc[run.docs["split"] == "train", "text"]
     if train_texts.empty:
         raise UserError(f"{run_dir / schemas.DOCS} has no passages in the train split; nothing to train on")

@@ -37,28 +37,32 @@ def word_level(words: Iterable[str]) -> Tokenizer:
     return tokenizer
 
 
-def align(text: str, offsets: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray,
-          labels: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Register labels (n, K) and conf (n, K) of n tokens with char ``offsets`` into ``text``.
-
-    ``starts``/``ends``/``labels``/``conf`` describe the labeled (spaCy) tokens, sorted by start. A
-    token takes the labels of the labeled token containing its first non-whitespace character (byte-level
-    tokens carry their leading space); whitespace-only tokens and characters outside every labeled token
-    take the previous token's labels, and NOTHING (confidence 1) before the first labeled token.
-    """
-    n, K = len(offsets), labels.shape[1]
-    out_labels = np.full((n, K), NOTHING_ID, dtype=np.int64)
-    out_conf = np.ones((n, K), dtype=np.float32)
+def token_rows(text: str, offsets: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """For each of n tokens with char ``offsets`` into ``text``, the labeled (spaCy) token it takes its
+    labels from: the one containing its first non-whitespace character (byte-level tokens carry their
+    leading space); whitespace-only tokens and characters outside every labeled token take the previous
+    token's; -1 before the first. ``starts``/``ends`` are the labeled tokens' spans, sorted by start."""
+    n = len(offsets)
     if n == 0 or len(starts) == 0:
-        return out_labels, out_conf
+        return np.full(n, -1, dtype=np.int64)
     token_ends = np.array([e for _, e in offsets], dtype=np.int64)
     firsts = np.array([s + len(text[s:e]) - len(text[s:e].lstrip()) for s, e in offsets], dtype=np.int64)
     row = np.maximum(np.searchsorted(starts, firsts, side="right") - 1, 0)
     inside = (firsts < token_ends) & (starts[row] <= firsts) & (firsts < ends[row])
     # forward-fill: a token without a containing labeled token inherits the latest one before it
     last = np.maximum.accumulate(np.where(inside, np.arange(n), -1))
-    hit = last >= 0
-    rows = row[last[hit]]
-    out_labels[hit] = labels[rows]
-    out_conf[hit] = conf[rows]
+    return np.where(last >= 0, row[np.maximum(last, 0)], -1)
+
+
+def align(text: str, offsets: list[tuple[int, int]], starts: np.ndarray, ends: np.ndarray,
+          labels: np.ndarray, conf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Register labels (n, K) and conf (n, K) of n tokens with char ``offsets`` into ``text``: those of the
+    labeled token each takes its labels from (``token_rows``), NOTHING (confidence 1) before the first."""
+    n, K = len(offsets), labels.shape[1]
+    out_labels = np.full((n, K), NOTHING_ID, dtype=np.int64)
+    out_conf = np.ones((n, K), dtype=np.float32)
+    rows = token_rows(text, offsets, starts, ends)
+    hit = rows >= 0
+    out_labels[hit] = labels[rows[hit]]
+    out_conf[hit] = conf[rows[hit]]
     return out_labels, out_conf

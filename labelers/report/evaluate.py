@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from labelers.labels import BOUND, is_binding
+from labelers.labels import BOUND
+from pipeline.core.registers import is_binding
 from labelers.report.agreement import agreement_with_label_model
 from labelers.report.metrics import calibration, lf_precision_recall, lf_summary, prf
 from labelers.report.rundata import RunData

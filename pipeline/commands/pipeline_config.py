@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from labelers.labels import MIN_THRESHOLD
+from pipeline.core.registers import MIN_THRESHOLD
 from training.config import OptimConfig, RunSettings, TrainConfig
 from training.data import DataConfig
 from training.loss import LossConfig
@@ -98,7 +98,7 @@ class AggregateConfig:
     seed: int = 0
     """LabelModel seed."""
     threshold: float = 0.5
-    """A candidate is an accepted binding when p_lm > threshold (labelers.labels.is_binding)."""
+    """A candidate is an accepted binding when p_lm > threshold (pipeline.core.registers.is_binding)."""
     min_train_rows: int = 200
     """Fewer train-split candidates with at least one vote than this: fall back to majority vote (warned)."""
 

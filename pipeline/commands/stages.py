@@ -212,7 +212,7 @@ LABEL_MODEL = "label_model.pt"
 
 def aggregate_stage(ctx: Context) -> dict[str, Any]:
     from labelers.aggregation import aggregate, save_label_model
-    from labelers.labels import is_binding
+    from pipeline.core.registers import is_binding
 
     votes, lf_names = read_votes(ctx)
     cfg = ctx.config.aggregate

@@ -27,7 +27,7 @@ def test_label_model_fits_and_falls_back_when_too_small():
 
 
 def test_ties_and_rows_without_votes_are_never_bindings():
-    from labelers.labels import is_binding
+    from pipeline.core.registers import is_binding
 
     L = np.array([[1, 1, 0], [0, 0, -1], [1, 0, -1], [-1, -1, -1]])
     assert is_binding(majority_proba(L), 0.5).tolist() == [True, False, False, False]

@@ -2,7 +2,8 @@
 import numpy as np
 import pandas as pd
 
-from labelers.registers import attribute_vocab, materialise, slot_entities
+from labelers.registers import attribute_vocab, materialise
+from pipeline.core.registers import slot_entities
 
 # Tokens of one passage: "The red ball was big . He was tired ." (indices 0..9)
 TOKENS = pd.DataFrame({"doc_id": ["d"] * 10, "i": range(10), "start": range(0, 20, 2), "end": range(1, 21, 2)})
