@@ -36,7 +36,7 @@ class Aggregate:
     """The fitted LabelModel, or None after a fallback."""
     warnings: list[str] = field(default_factory=list)
     weights: dict[str, float] = field(default_factory=dict)
-    """The LabelModel's estimated accuracy of each LF (empty after a fallback)."""
+    """The LabelModel's estimated accuracy of each LF that votes on the train split (empty after a fallback)."""
 
 
 def majority_proba(L: np.ndarray) -> np.ndarray:
@@ -72,8 +72,11 @@ def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epo
     balance = majority_class_balance(p_mv[train_mask]) if class_balance == "majority" else None
     model.fit(L[train_mask], class_balance=balance, n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
     p_lm = model.predict_proba(L)[:, BOUND]
+    voted = (L[train_mask] != ABSTAIN).any(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):  # an LF that never votes on train: 0/0, clipped
-        weights = dict(zip(lf_names, (float(w) for w in model.get_weights())))
+        estimates = model.get_weights()
+    # such an LF's estimate is an artefact of the clipping (1.0), not a learned accuracy: left out
+    weights = {name: float(w) for name, w, v in zip(lf_names, estimates, voted) if v}
     return Aggregate(p_lm, p_mv, model, [], weights)
 
 

@@ -26,6 +26,16 @@ def test_label_model_fits_and_falls_back_when_too_small():
     assert two.model is None and "at least 3" in two.warnings[0]
 
 
+def test_an_lf_that_never_votes_on_train_gets_no_learned_accuracy():
+    rng = np.random.default_rng(1)
+    truth = rng.integers(0, 2, 1000)
+    L = np.stack([np.where(rng.random(1000) < acc, truth, 1 - truth) for acc in (0.9, 0.8, 0.7)] +
+                 [np.full(1000, -1)], 1)
+    fitted = aggregate(L, np.ones(1000, bool), ["a", "b", "c", "silent"], epochs=100, lr=0.01, l2=0.0, seed=0,
+                       min_train_rows=10)
+    assert set(fitted.weights) == {"a", "b", "c"}  # Snorkel reports the clipped 0/0 of "silent" as 1.0
+
+
 def test_ties_and_rows_without_votes_are_never_bindings():
     from pipeline.core.registers import is_binding
 
