@@ -14,7 +14,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import pyarrow.parquet as pq
 
@@ -169,31 +169,27 @@ def paragraphs(text: str, unwrap: bool) -> list[str]:
     return [p for p in paras if p]
 
 
+def _pack(items: Iterable[str], limit: int, sep: str) -> list[str]:
+    """Join consecutive items with ``sep`` into chunks of at most ``limit`` characters (an item longer than
+    the limit stays whole, alone)."""
+    out, current = [], ""
+    for item in items:
+        if current and len(current) + len(sep) + len(item) > limit:
+            out.append(current)
+            current = item
+        else:
+            current = f"{current}{sep}{item}" if current else item
+    return out + [current] if current else out
+
+
 def _pieces(paragraph: str, limit: int) -> list[str]:
     """A paragraph longer than the limit is cut at sentence ends (never inside a sentence)."""
-    if len(paragraph) <= limit:
-        return [paragraph]
-    pieces, current = [], ""
-    for sentence in SENTENCE_END.split(paragraph):
-        if current and len(current) + 1 + len(sentence) > limit:
-            pieces.append(current)
-            current = sentence
-        else:
-            current = f"{current} {sentence}" if current else sentence
-    return pieces + [current] if current else pieces
+    return [paragraph] if len(paragraph) <= limit else _pack(SENTENCE_END.split(paragraph), limit, " ")
 
 
 def passages(text: str, limit: int, unwrap: bool) -> list[str]:
     """Pack whole paragraphs into passages of at most ``limit`` characters (a longer sentence stays whole)."""
-    out, current = [], ""
-    for para in paragraphs(text, unwrap):
-        for piece in _pieces(para, limit):
-            if current and len(current) + 2 + len(piece) > limit:
-                out.append(current)
-                current = piece
-            else:
-                current = f"{current}\n\n{piece}" if current else piece
-    return out + [current] if current else out
+    return _pack((piece for para in paragraphs(text, unwrap) for piece in _pieces(para, limit)), limit, "\n\n")
 
 
 def assign_split(unit: str, config: IngestConfig) -> str:
