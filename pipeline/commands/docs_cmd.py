@@ -2,7 +2,8 @@
 
 docs/config.md lists every config key of ``regscaffold run`` and ``regscaffold train`` with its type,
 default and field docstring; docs/lfs.md lists every labeling function by family with the votes it can
-cast and its docstring. ``--check`` exits non-zero when a committed page differs from what the code says
+cast and its docstring; docs/schemas.md every run-folder Parquet file with the docstring of its name in
+pipeline/core/schemas.py. ``--check`` exits non-zero when a committed page differs from what the code says
 (a test runs it), so the pages never drift from the code.
 """
 from __future__ import annotations
@@ -32,12 +33,17 @@ def field_docs(cls: type) -> dict[str, str]:
     >>> field_docs(LossConfig)["min_conf"]
     'Labels with confidence below this are left out of the register loss.'
     """
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+    return _following_docs(ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body)
+
+
+def _following_docs(body: list[ast.stmt]) -> dict[str, str]:
+    """Name -> the string literal right after its assignment, in a class or module body."""
     docs = {}
     for node, following in zip(body, body[1:]):
-        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+        targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
+        if (len(targets) == 1 and isinstance(targets[0], ast.Name)
                 and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)):
-            docs[node.target.id] = " ".join(str(following.value.value).split())
+            docs[targets[0].id] = " ".join(str(following.value.value).split())
     return docs
 
 
@@ -114,7 +120,18 @@ def lfs_page() -> str:
     return HEADER + "\n".join(lines).rstrip() + "\n"
 
 
-PAGES = {"docs/config.md": config_page, "docs/lfs.md": lfs_page}
+def schemas_page() -> str:
+    from pipeline.core import schemas
+
+    docs = _following_docs(ast.parse(inspect.getsource(schemas)).body)
+    lines = [f"# Run-folder files (schema version {schemas.SCHEMA_VERSION})", "", " ".join(schemas.__doc__.split()), "",
+             "| file | what it holds |", "|---|---|"]
+    lines += [f"| `{getattr(schemas, name)}` | {_cell(text)} |" for name, text in docs.items()
+              if isinstance(getattr(schemas, name), str) and getattr(schemas, name).endswith(".parquet")]
+    return HEADER + "\n".join(lines) + "\n"
+
+
+PAGES = {"docs/config.md": config_page, "docs/lfs.md": lfs_page, "docs/schemas.md": schemas_page}
 
 
 def stale_pages(root: Path = PROJECT_ROOT) -> list[str]:
@@ -125,7 +142,7 @@ def stale_pages(root: Path = PROJECT_ROOT) -> list[str]:
 
 @app.command()
 def docs(check: bool = typer.Option(False, "--check", help="Only check that the pages are current.")) -> None:
-    """Write docs/config.md and docs/lfs.md from the code's docstrings."""
+    """Write docs/config.md, docs/lfs.md and docs/schemas.md from the code's docstrings."""
     if check:
         stale = stale_pages()
         if stale:
