@@ -11,9 +11,10 @@ from labelers.report.agreement import agreement_figures
 from labelers.report.compare import figure_changes, flips
 from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
-from labelers.report.gold import KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
+from labelers.report.gold import GOLD_SPLITS, KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
+from pipeline.core.errors import UserError
 from pipeline.core.io import write_json, write_text
 from pipeline.core.paths import PROJECT_ROOT
 
@@ -78,28 +79,32 @@ def gold_summary(gold: Gold, pairs: pd.DataFrame) -> dict[str, Any]:
             "passage_negated": int(gold.bindings["negated"].astype(bool).sum())}
 
 
-def gold_tables(run: RunData, gold: Gold) -> dict[str, pd.DataFrame]:
-    """The evaluation rows of each gold set that has any: matched pairs, and passage rows."""
+def gold_tables(run: RunData, gold: Gold, split: str = "all") -> dict[str, pd.DataFrame]:
+    """The evaluation rows of each gold set that has any: matched pairs, and passage rows, of ``split``."""
     pairs = match_pairs(gold.pairs, run.cands)
     tables = {"pairs": pairs[pairs["row"] >= 0].reset_index(drop=True), "passages": passage_rows(gold, run.cands)}
+    if split != "all":
+        in_split = set(run.docs.loc[run.docs["split"] == split, "doc_id"])
+        tables = {name: t[t["doc_id"].isin(in_split)].reset_index(drop=True) for name, t in tables.items()}
     return {name: table for name, table in tables.items() if len(table)}
 
 
 def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = None,
-                    explicit: bool = True) -> dict[str, Any]:
+                    explicit: bool = True, split: str = "all") -> dict[str, Any]:
     """Every figure and example of the report for one run folder, JSON-ready.
 
-    explicit: the gold files were chosen by the user (they must match the run) rather than the default set."""
+    explicit: the gold files were chosen by the user (they must match the run) rather than the default set.
+    split: the gold figures use the gold passages of this split only (GOLD_SPLITS)."""
     gold, note = gold_of_run(run, gold_paths, explicit, note)
     needs_gold = gold is None and bool(gold_paths)
-    tables = gold_tables(run, gold) if gold is not None else {}
+    tables = gold_tables(run, gold, split) if gold is not None else {}
     items = disagreements(run, tables)
     return {
         "run_dir": shown_path(run.run_dir, run.run_dir), "method": run.aggregate.get("method"),
         "threshold": run.threshold,
         "totals": {"passages": len(run.docs), "candidates": len(run.cands), "lfs": len(run.lf_names),
                    "accepted": int(run.bindings["accepted"].sum())},
-        "gold": (gold_summary(gold, match_pairs(gold.pairs, run.cands)) | {"note": note}
+        "gold": (gold_summary(gold, match_pairs(gold.pairs, run.cands)) | {"note": note, "split": split}
                  if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
         "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t)}
@@ -112,23 +117,28 @@ def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = Non
     }
 
 
-def write_report(run_dir: Path, gold: Path | None = None, compare: Path | None = None) -> dict[str, Any]:
+def write_report(run_dir: Path, gold: Path | None = None, compare: Path | None = None,
+                 split: str = "all") -> dict[str, Any]:
     """Write RUN_DIR/report.json and RUN_DIR/report.html; return report.json's content.
 
     gold: a gold JSONL file (format: labelers.report.gold), or None for the project's data/gold set.
     compare: another run folder whose figures and accepted labels are compared with this run's.
+    split: the gold figures use the gold passages of this split only ("all", "valid" or "test").
     """
+    if split not in GOLD_SPLITS:
+        raise UserError(f"gold split {split!r} is not one of {', '.join(GOLD_SPLITS)}; pass --split all, valid or test")
     from labelers.report.html import render  # matplotlib loads only when a page is written
 
     run_dir = Path(run_dir)
     paths, note = resolve_gold(gold)
     run = load_run(run_dir)
-    figures = compute_figures(run, paths, note, explicit=gold is not None)
+    figures = compute_figures(run, paths, note, explicit=gold is not None, split=split)
     if compare is not None:
         other = load_run(Path(compare))
         figures["compare"] = {"other_run": shown_path(compare, run_dir),
                               "figures": figure_changes(figures, compute_figures(other, paths, note,
-                                                                                 explicit=gold is not None)),
+                                                                                 explicit=gold is not None,
+                                                                                 split=split)),
                               "flips": flips(run, other)}
     write_json(run_dir / "report.json", figures)
     write_text(run_dir / "report.html", render(figures))

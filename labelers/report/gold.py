@@ -58,6 +58,11 @@ FOREIGN_SHOWN = 3
 DEFAULT_GOLD = ("pairs.jsonl", "passages.jsonl")
 
 
+GOLD_SPLITS = ("all", "valid", "test")
+"""What the report's gold figures are computed on: every gold passage, or those of one split (develop on
+valid, report test once per change)."""
+
+
 @dataclass
 class Gold:
     files: list[str]

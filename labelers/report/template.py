@@ -31,7 +31,7 @@ P(BOUND) &gt; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.to
 <section id="gold"><h2>Gold set</h2>
 {% if f.gold.note %}<p class="warn">{{ f.gold.note }}</p>{% endif %}
 {% if f.gold.files %}
-<p>Files: {% for file in f.gold.files %}<code>{{ file }}</code> {% endfor %}</p>
+<p>Files: {% for file in f.gold.files %}<code>{{ file }}</code> {% endfor %}{% if f.gold.split and f.gold.split != "all" %}· gold figures on the <b>{{ f.gold.split }}</b> split's passages only{% endif %}</p>
 <table><tr><th>gold pairs</th><th>BOUND</th><th>matching no candidate</th><th>of which BOUND</th>
 <th>annotated passages</th><th>bindings listed</th><th>negated</th></tr>
 <tr><td class="n">{{ f.gold.pairs|fmt }}</td><td class="n">{{ f.gold.pairs_bound|fmt }}</td>

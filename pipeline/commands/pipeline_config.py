@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from labelers.report.gold import GOLD_SPLITS
 from pipeline.core.registers import MIN_THRESHOLD
 from training.config import OptimConfig, RunSettings, TrainConfig
 from training.data import DataConfig
@@ -138,9 +139,12 @@ class ReportConfig:
     """Gold JSONL file (format in labelers/report/gold.py); "" = data/gold/pairs.jsonl + passages.jsonl."""
     compare: str = ""
     """Another run folder to compare figures and flipped labels with; "" = no comparison."""
+    split: str = "all"
+    """Gold figures on the gold passages of this split only: "all", "valid" (develop on it) or "test"
+    (report it once per change)."""
 
     def problems(self) -> list[str]:
-        return []
+        return [] if self.split in GOLD_SPLITS else [f"split {self.split!r} is not one of {', '.join(GOLD_SPLITS)}"]
 
 
 def stage_training() -> TrainConfig:

@@ -50,9 +50,11 @@ def report(
     gold: Optional[Path] = typer.Option(None, help="Gold JSONL file (format: labelers/report/gold.py); "
                                         "default: data/gold/pairs.jsonl and passages.jsonl."),
     compare: Optional[Path] = typer.Option(None, help="Another run folder to compare figures and labels with."),
+    split: str = typer.Option("all", help="Gold figures on the gold passages of this split only: all, valid "
+                              "(to develop on) or test (to report once per change)."),
 ) -> None:
     """Write RUN_DIR/report.html and RUN_DIR/report.json and print the headline figures."""
-    figures = write_report(run_dir, gold, compare)
+    figures = write_report(run_dir, gold, compare, split)
     console = Console()
     if figures["gold_sets"]:
         console.print(summary_table(figures))

@@ -257,7 +257,7 @@ def report_stage(ctx: Context) -> dict[str, Any]:
 
     cfg = ctx.config.report
     figures = write_report(ctx.run_dir, Path(cfg.gold) if cfg.gold else None,
-                           Path(cfg.compare) if cfg.compare else None)
+                           Path(cfg.compare) if cfg.compare else None, cfg.split)
     note = gold_note(figures, ctx.run_dir)
     if note:  # a run of another corpus: the one line that says how to get precision and recall
         ctx.warnings.append(note)

@@ -195,3 +195,13 @@ def test_cli_prints_the_table(run_dir: Path, gold_file: Path):
     result = CliRunner().invoke(app, ["report", str(run_dir), "--gold", str(gold_file)])
     assert result.exit_code == 0, result.output
     assert "LabelModel" in result.output and "report.html" in result.output
+
+
+def test_split_filter_keeps_the_gold_of_one_split(run_dir: Path, gold_file: Path):
+    every = write_report(run_dir, gold_file, None)["gold_sets"]  # all gold passages here are valid ones
+    assert write_report(run_dir, gold_file, None, "valid")["gold_sets"] == every
+    on_test = write_report(run_dir, gold_file, None, "test")
+    assert on_test["gold_sets"] == {} and on_test["gold"]["split"] == "test"
+    assert "test</b> split" in (run_dir / "report.html").read_text()
+    with pytest.raises(UserError, match="'dev' is not one of all, valid, test"):
+        write_report(run_dir, gold_file, None, "dev")
