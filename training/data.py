@@ -211,6 +211,14 @@ class Windows:
         return Windows(self.tokens.to(device), self.labels.to(device), self.conf.to(device))
 
 
+NO_EVENTS = pd.DataFrame(columns=visible.EVENT_COLUMNS)  # a passage without accepted bindings
+
+
+def class_index(run: LabeledRun) -> dict[str, int]:
+    """Register class id of each attribute lemma of the run's vocabulary."""
+    return {lemma: i for i, lemma in enumerate(run.vocab)}
+
+
 @dataclass
 class Piece:
     doc_id: str
@@ -227,20 +235,20 @@ def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -
     slots = run.slots
     unlabeled = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
                  np.zeros((0, slots), np.float32))
-    index, no_events = {lemma: i for i, lemma in enumerate(run.vocab)}, pd.DataFrame(columns=visible.EVENT_COLUMNS)
-    out = []
+    index, out = class_index(run), []
     for text, doc_id, encoding in zip(docs["text"], docs["doc_id"], tokenizer.encode_batch(list(docs["text"]))):
         ids = np.array(encoding.ids, dtype=np.int64)
         spans = run.spans.get(doc_id, unlabeled)
         rows = token_rows(text, encoding.offsets, spans[0], spans[1])
-        labels, conf = align(text, encoding.offsets, *spans)
+        if run.events is None:  # passage targets: the passage's own registers, aligned once
+            labels, conf = align(text, encoding.offsets, *spans)
         for lo in range(0, max(len(ids) - 1, 0), block_size):
             piece = ids[lo:lo + block_size + 1]  # inputs are all but its last token
             inputs = slice(lo, lo + len(piece) - 1)
             if run.events is None:
                 out.append(Piece(doc_id, piece, rows[inputs], labels[inputs], conf[inputs]))
             else:
-                events = run.events.get(doc_id, no_events)
+                events = run.events.get(doc_id, NO_EVENTS)
                 out.append(Piece(doc_id, piece, rows[inputs], *visible.window_targets(rows[inputs], events, index, slots)))
     return out
 
@@ -262,10 +270,9 @@ def invisible_share(run: LabeledRun, events: dict[str, pd.DataFrame], tokenizer:
                     block_size: int) -> dict[str, float]:
     """How many of a split's non-NOTHING window targets no binding inside the window, at or before the
     target's position, explains (training.visible.invisible), for the run's kind of targets."""
-    index, no_events = {lemma: i for i, lemma in enumerate(run.vocab)}, pd.DataFrame(columns=visible.EVENT_COLUMNS)
-    unexplained = total = 0
+    index, unexplained, total = class_index(run), 0, 0
     for p in pieces(run, tokenizer, split, block_size):
-        doc_events = events.get(p.doc_id, no_events)
+        doc_events = events.get(p.doc_id, NO_EVENTS)
         slot_ents = (visible.window_slot_entities(p.rows, doc_events, run.slots) if run.events is not None
                      else slot_entities(doc_events, run.slots))
         bad, n = visible.invisible(p.labels, p.rows, doc_events, slot_ents, index)
