@@ -59,28 +59,73 @@ MENTION_COLUMNS = ["doc_id", "ent_id", "ent_start", "ent_kind", "ent_name", "ent
 
 @dataclass(frozen=True)
 class Binding:
-    entity: Any       # the entity's key within its passage
-    adjective: str    # lower-cased surface word
-    start: int        # first character of the binding (entity or adjective span)
-    end: int          # last character (exclusive)
-    usable: bool      # may be probed (passes the quality bar); otherwise only a possible conflict
-    evidence: str     # "Elinor -> confirmed (p=0.98)", shown to annotators
-    pronoun: bool     # the mention is a pronoun: its entity comes from the heuristic coreference
+    entity: Any                # the entity's key within its passage
+    adjective: str             # lower-cased surface word
+    ent_span: tuple[int, int]  # characters [start, end) of the entity's mention
+    attr_span: tuple[int, int]  # characters [start, end) of the adjective
+    usable: bool               # may be probed (passes the quality bar); otherwise only a possible conflict
+    evidence: str              # "Elinor -> confirmed (p=0.98)", shown to annotators
+    pronoun: bool              # the mention is a pronoun: its entity comes from the heuristic coreference
+
+    @property
+    def start(self) -> int:
+        """First character of the binding (entity or adjective span)."""
+        return min(self.ent_span[0], self.attr_span[0])
+
+    @property
+    def end(self) -> int:
+        """Last character of the binding (exclusive)."""
+        return max(self.ent_span[1], self.attr_span[1])
+
+
+def name_query(name: str) -> str | None:
+    """The query of a name mention (the run's canonical name, trailing punctuation dropped), or None."""
+    found = NAME.match(name)
+    return f" {found[0]} was" if found else None
+
+
+def noun_query(lower: str, plural: bool) -> str:
+    return f" The {lower} {'were' if plural else 'was'}"
+
+
+def mention_query(row: Any) -> str | None:
+    """The query of one candidate row's own mention: its name or noun; None for a pronoun."""
+    if row.ent_kind == "name":
+        return name_query(str(row.ent_name))
+    return noun_query(str(row.ent_lower), bool(row.ent_plural)) if row.ent_kind == "noun" else None
+
+
+def query_word(query: str) -> str:
+    """The word a query asks about: the last word before its verb (" The captain was" -> "captain"; a
+    one-word query is its own word)."""
+    words = query.split()
+    return words[-2] if len(words) > 1 else "".join(words)
 
 
 def entity_queries(mentions: pd.DataFrame) -> dict[Any, str]:
-    """The query of each queryable ent_id of one passage, from its candidate rows."""
+    """The query of each queryable ent_id of one passage, from its candidate rows: its first name mention's,
+    else its first noun mention's."""
     queries: dict[Any, str] = {}
     for ent_id, rows in mentions.sort_values("ent_start", kind="stable").groupby("ent_id", sort=False):
-        names = rows[rows["ent_kind"] == "name"]["ent_name"].map(lambda n: (NAME.match(n) or [""])[0])
-        names = names[names != ""]
+        names = [q for q in map(name_query, rows[rows["ent_kind"] == "name"]["ent_name"]) if q]
         nouns = rows[rows["ent_kind"] == "noun"]
-        if len(names):
-            queries[ent_id] = f" {names.iloc[0]} was"
+        if names:
+            queries[ent_id] = names[0]
         elif len(nouns):
-            verb = "were" if nouns["ent_plural"].iloc[0] else "was"
-            queries[ent_id] = f" The {nouns['ent_lower'].iloc[0]} {verb}"
+            queries[ent_id] = noun_query(nouns["ent_lower"].iloc[0], bool(nouns["ent_plural"].iloc[0]))
     return queries
+
+
+def exchangeable(x: Binding, y: Binding, asserted: Iterable[Binding]) -> bool:
+    """Whether two bindings of different entities can be asked as a pair and exchanged: neither adjective is
+    asserted of the other entity, and each adjective is asserted of its own entity only at that binding's
+    adjective, so that exchanging the two adjectives at their offsets exchanges what the text says of them."""
+    for a in asserted:
+        if (a.entity, a.adjective) in ((x.entity, y.adjective), (y.entity, x.adjective)):
+            return False
+        if any((a.entity, a.adjective) == (b.entity, b.adjective) and a.attr_span != b.attr_span for b in (x, y)):
+            return False
+    return True
 
 
 def _pair_options(b1: list[Binding], b2: list[Binding], asserted: list[Binding], sentence_ends: np.ndarray,
@@ -93,8 +138,7 @@ def _pair_options(b1: list[Binding], b2: list[Binding], asserted: list[Binding],
         cut = min(max(cut, x.end, y.end), limit)
         if min(x.start, y.start) < cut - window_chars:
             continue
-        claims = {(a.entity, a.adjective) for a in asserted if a.start < cut}
-        if (x.entity, y.adjective) in claims or (y.entity, x.adjective) in claims:
+        if not exchangeable(x, y, (a for a in asserted if a.start < cut)):
             continue
         span = cut - min(x.start, y.start)
         if best is None or (span, cut) < best[0]:
@@ -124,10 +168,33 @@ def passage_items(source: str, text: str, bindings: list[Binding], queries: dict
         x, y, cut = found
         pair = f"{source}-{len(items) // 2}"
         common = {"pair": pair, "context": text[:cut], "candidates": [x.adjective, y.adjective],
+                  "bound": [[*b.ent_span, *b.attr_span] for b in (x, y)],
                   "evidence": [x.evidence, y.evidence], "via_pronoun": x.pronoun or y.pronoun, **(extra or {})}
         items.append({"id": f"{pair}-a", **common, "query": q1, "answer": x.adjective})
         items.append({"id": f"{pair}-b", **common, "query": q2, "answer": y.adjective})
     return items
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def cooccurrence(texts: Iterable[str], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` with a ``cooccurrence`` key: for each candidate, the number of sentences of ``texts`` (a run's
+    train split) holding both it and the item's query word as whole words, case-insensitive: what the
+    no-context co-occurrence baseline of training/probes.py picks by."""
+    wanted = {w for i in items for w in [query_word(i["query"]).lower(), *i["candidates"]]}
+    seen: dict[str, set[int]] = {w: set() for w in wanted}
+    sentences = (s for text in texts for s in SENTENCE_END.split(text))
+    for n, sentence in enumerate(sentences):
+        for word in wanted.intersection(re.findall(r"\w+", sentence.lower())):
+            seen[word].add(n)
+    return [{**i, "cooccurrence": {c: len(seen[query_word(i["query"]).lower()] & seen[c]) for c in i["candidates"]}}
+            for i in items]
+
+
+def train_texts(run_dir: Path) -> list[str]:
+    docs = read_parquet(Path(run_dir) / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    return docs.loc[docs["split"] == "train", "text"].tolist()
 
 
 @dataclass
@@ -171,10 +238,20 @@ def probe_worthy(row: Any, text: str, pronouns: bool) -> bool:
             and (pronouns or row.ent_kind != "pron"))
 
 
+def candidate_bindings(cands: pd.DataFrame, text: str, threshold: float, min_p: float,
+                       pronouns: bool) -> tuple[pd.DataFrame, list[Binding]]:
+    """One passage's candidates that count as assertions (accepted ones, and negated ones with p_lm >= min_p)
+    and their Bindings, usable when p_lm >= min_p, not negated and ``probe_worthy`` (set (b)'s rules; the
+    trainer's readouts, training/readouts.py, use the same)."""
+    kept = cands[is_binding(cands["p_lm"], threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
+    return kept, [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
+                  for r in kept.itertuples()]
+
+
 def _candidate_binding(row: Any, usable: bool) -> Binding:
-    return Binding(int(row.ent_id), str(row.attr_lower), min(row.ent_start, row.attr_start),
-                   max(row.ent_end, row.attr_end), usable, f"{row.ent_text} -> {row.attr_lower} (p={row.p_lm:.3f})",
-                   row.ent_kind == "pron")
+    return Binding(int(row.ent_id), str(row.attr_lower), (int(row.ent_start), int(row.ent_end)),
+                   (int(row.attr_start), int(row.attr_end)), usable,
+                   f"{row.ent_text} -> {row.attr_lower} (p={row.p_lm:.3f})", row.ent_kind == "pron")
 
 
 def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", window_chars: int = WINDOW_CHARS,
@@ -189,14 +266,12 @@ def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", wind
         cands = by_doc.get(doc_id)
         if cands is None:
             continue
-        kept = cands[is_binding(cands["p_lm"], run.threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
-        bindings = [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
-                    for r in kept.itertuples()]
+        bindings = candidate_bindings(cands, text, run.threshold, min_p, pronouns)[1]
         queries = entity_queries(cands[MENTION_COLUMNS])
         items += passage_items(doc_id, text, bindings, queries, run.sentence_ends.get(doc_id, np.zeros(0)),
                                window_chars=window_chars, max_pairs=max_pairs,
                                extra={"doc_id": doc_id, "split": split, "min_p": min_p, "pronouns": pronouns})
-    return items
+    return cooccurrence(train_texts(run_dir), items)
 
 
 def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), window_chars: int = WINDOW_CHARS,
@@ -221,8 +296,8 @@ def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), win
         for b in gold_rows.itertuples():
             entity = ent_at.get(b.ent_start, f"text:{text[b.ent_start:b.ent_end].lower()}")
             mention, adjective = text[b.ent_start:b.ent_end], text[b.attr_start:b.attr_end]
-            bindings.append(Binding(entity, adjective.lower(), min(b.ent_start, b.attr_start),
-                                    max(b.ent_end, b.attr_end), not b.negated,
+            bindings.append(Binding(entity, adjective.lower(), (int(b.ent_start), int(b.ent_end)),
+                                    (int(b.attr_start), int(b.attr_end)), not b.negated,
                                     f"{mention} -> {adjective} (gold{', negated' if b.negated else ''})",
                                     kind_at.get(b.ent_start) == "pron"))
         before = cands[is_binding(cands["p_lm"], run.threshold) & (cands[["ent_end", "attr_end"]].max(axis=1) <= region.start)]
@@ -231,7 +306,7 @@ def gold_items(run_dir: Path, gold: Path, splits: Iterable[str] = ("test",), win
                                run.sentence_ends.get(region.doc_id, np.zeros(0)), limit=region.end,
                                window_chars=window_chars, max_pairs=max_pairs,
                                extra={"doc_id": region.doc_id, "split": split_of[region.doc_id]})
-    return items
+    return cooccurrence(all_docs.loc[all_docs["split"] == "train", "text"], items)
 
 
 MIN_PAIRS = 50

@@ -23,15 +23,34 @@ HANDCHECK_FIELDS = ("id", "pair", "context", "query", "candidates", "answer", "e
 CONTEXT_SHOWN = 600  # characters of context an annotator sees (the bindings are in the last 400)
 
 
+def _interval(figures: dict[str, Any], fmt: str = ".3f") -> str:
+    return f"[{figures['ci_low']:{fmt}}, {figures['ci_high']:{fmt}}]"
+
+
 def result_table(title: str, result: dict[str, Any]) -> Table:
+    """The figures of training.probes.summarize: rows of (figure, value, 95% interval, what to compare with)."""
     table = Table(title=title)
-    for column in ("strategy", "accuracy", "95% interval"):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
-    table.add_row("model", f"{result['accuracy']:.3f}", f"{result['ci_low']:.3f}-{result['ci_high']:.3f}")
-    table.add_row("chance", f"{result['chance']:.3f}", "")
+    for column in ("figure", "value", "95% interval", "compare"):
+        table.add_column(column, justify="left" if column == "figure" else "right")
+    table.add_row("accuracy", f"{result['accuracy']:.3f}", _interval(result), f"chance {result['chance']:.3f}")
+    swap, margin = result.get("swap"), result.get("margin")
+    if swap:
+        table.add_row("swap test", f"{swap['accuracy']:.3f}", _interval(swap), f"random {swap['random']:.3f}")
+    if margin:
+        table.add_row("margin (nats)", f"{margin['mean']:+.4f}", _interval(margin, "+.4f"), "0 = no binding")
+    table.add_row("no-context accuracy", f"{result['nocontext']['accuracy']:.3f}", _interval(result["nocontext"]),
+                  "swap test 0")
     for name, figures in result["baselines"].items():
-        table.add_row(f"baseline: {name}", f"{figures['accuracy']:.3f}", "")
-    table.caption = f"{result['n']} items in {result['pairs']} pairs"
+        swapped = f"swap test {figures['swap_accuracy']:.3f}" if "swap_accuracy" in figures else ""
+        table.add_row(f"baseline: {name}", f"{figures['accuracy']:.3f}", "", swapped)
+    for name, figures in result["strata"].items():
+        shown = f"margin {figures['margin']['mean']:+.4f}" if figures["margin"] else ""
+        table.add_row(f"swap test, {name}", f"{figures['swap']['accuracy']:.3f}", _interval(figures["swap"]), shown)
+    notes = [f"{result['n']} items in {result['pairs']} pairs"]
+    if margin:
+        notes.append(f"margin over {margin['pairs']} pairs, {'averaged with their twins' if margin['twinned'] else 'no twins'}")
+    notes += [f"{name}: {f['swap']['pairs']} pairs" for name, f in result["strata"].items()]
+    table.caption = "; ".join(notes + ([result["note"]] if "note" in result else []))
     return table
 
 
@@ -53,7 +72,8 @@ def probe(
     probes: Path = typer.Option(..., help="Probe JSONL file (format: training/probes.py)."),
     out: Optional[Path] = typer.Option(None, help="Write the figures and every item's scores here (JSON)."),
 ) -> None:
-    """Binding-probe accuracy of a checkpoint, with its bootstrap 95% interval, chance and the baselines."""
+    """Binding probes of a checkpoint: accuracy, the swap test with its random level, the binding margin, the
+    no-context control, the strata and the baselines, with pair-bootstrap 95% intervals."""
     result = probe_file(checkpoint, probes, out)
     Console().print(result_table(f"probes {probes}", result))
     if out is not None:

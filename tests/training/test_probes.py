@@ -26,7 +26,9 @@ PAIR = [Probe("p0-a", "p0", CONTEXT, " The captain was", ("old", "young"), "old"
 
 def test_evaluate_scores_candidates_after_context_and_query():
     table = {(CONTEXT + " The captain was", " old"): -1.0, (CONTEXT + " The captain was", " young"): -2.0,
-             (CONTEXT + " The sailor was", " old"): -0.5, (CONTEXT + " The sailor was", " young"): -3.0}
+             (CONTEXT + " The sailor was", " old"): -0.5, (CONTEXT + " The sailor was", " young"): -3.0,
+             (" The captain was", " old"): -1.0, (" The captain was", " young"): -1.5,  # the no-context control
+             (" The sailor was", " old"): -2.0, (" The sailor was", " young"): -1.0}
     seen = []
 
     def fake(pairs):
@@ -34,11 +36,17 @@ def test_evaluate_scores_candidates_after_context_and_query():
         return [table[p] for p in pairs]
 
     result = evaluate(PAIR, fake, {"old": 5, "young": 9})
-    assert set(seen) == set(table)  # " " + candidate is the scored continuation
+    assert set(seen) == set(table)  # " " + candidate is the scored continuation, after context and alone
     assert [i["right"] for i in result["items"]] == [True, False]
     assert result["accuracy"] == 0.5 and result["chance"] == 0.5 and result["n"] == 2 and result["pairs"] == 1
+    assert result["nocontext"]["accuracy"] == 1.0
+    assert result["items"][1]["nocontext_scores"] == {"old": -2.0, "young": -1.0}
+    # no `bound` offsets: no swap test, a plain (untwinned) margin, and a note naming the fix
+    assert result["swap"] is None and "regscaffold probes build" in result["note"]
+    assert result["margin"]["pairs"] == 1 and not result["margin"]["twinned"]
+    assert result["margin"]["mean"] == pytest.approx((-1.0 + 2.0) - (-0.5 + 3.0))
     assert {k: v["accuracy"] for k, v in result["baselines"].items()} == {
-        "most_recent": 0.5, "first": 0.5, "most_frequent": 0.5}
+        "most_recent": 0.5, "adjacency": 1.0, "first": 0.5, "most_frequent": 0.5}  # adjacency reads the context
 
 
 def test_bootstrap_resamples_whole_pairs():
@@ -55,7 +63,8 @@ def test_baselines_sit_exactly_at_chance_on_a_paired_set():
     triple = [Probe(f"t-{k}", "t", triple_context, f" The {who} was", ("short", "calm", "tall"), ans)
               for k, (who, ans) in enumerate([("man", "tall"), ("woman", "short"), ("dog", "calm")])]
     found = baseline_accuracy(PAIR + triple, {"old": 1, "young": 7, "tall": 3, "short": 0, "calm": 9})
-    assert found == {"most_recent": 0.4, "first": 0.4, "most_frequent": 0.4}  # 2 of 5 = mean chance
+    # 2 of 5 = chance for every strategy that ignores which entity is asked; adjacency does not ignore it
+    assert found == {"most_recent": 0.4, "adjacency": 1.0, "first": 0.4, "most_frequent": 0.4}
     assert evaluate(PAIR + triple, lambda pairs: [0.0] * len(pairs))["chance"] == pytest.approx((0.5 * 2 + 1) / 5)
 
 
@@ -126,9 +135,12 @@ def test_cli_probe_build_and_sample(tmp_path):
     assert result.exit_code == 0, result.output
     figures = json.loads(out.read_text())
     assert {"accuracy", "chance", "ci_low", "ci_high", "n", "baselines"} <= figures.keys()
-    assert figures["n"] == 2 and set(figures["baselines"]) == {"most_recent", "first", "most_frequent"}
+    assert figures["n"] == 2 and set(figures["baselines"]) == {"most_recent", "adjacency", "cooccurrence", "first",
+                                                               "most_frequent"}
+    assert figures["swap"]["random"] == 0.25 and figures["margin"]["twinned"]
     assert np.isfinite([s for i in figures["items"] for s in i["scores"].values()]).all()
-    assert "baseline: most_recent" in result.output
+    assert "baseline: most_recent" in result.output and "swap test" in result.output
+    assert "random 0.250" in result.output and "margin (nats)" in result.output
 
 
 def test_bootstrap_of_a_paired_difference():
