@@ -8,6 +8,7 @@ pair is trained exactly once and no window crosses a passage boundary. Windows a
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from pipeline.core import schemas
 from pipeline.core.errors import UserError
 from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, read_table
 from pipeline.core.registers import is_binding, slot_entities
-from training import synthetic, visible
+from training import readouts, synthetic, visible
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
 from training.tokenizer import PAD_ID, align, token_rows, train_bpe, word_level
@@ -68,6 +69,24 @@ class DataConfig:
     real-text design: a window cut from the middle of a passage inherits bindings made before it began);
     "window" recomputes them per window from the bindings whose two tokens lie inside it
     (training/visible.py), so every target is visible in the window."""
+    readouts: bool = False
+    """Paired readouts and counterfactual twins (training/readouts.py): after each training window's text, in
+    its row, two entities bound in it to different adjectives are both asked (" The captain was old. The
+    sailor was young."), and the window comes again with the two adjectives exchanged and its readouts to
+    match. The same in every arm; needs targets "window". The eval split's windows are cut to the same
+    length of text and get no readouts (their loss is on natural text)."""
+    readout_tokens: int = 32
+    """Readouts: tokens kept at the end of every row; windows hold block_size + 1 - readout_tokens tokens of
+    text, and a window's pairs that do not fit are left out."""
+    readout_pairs: int = 2
+    """Readouts: the most pairs asked of one window."""
+    readout_min_p: float = 0.9
+    """Readouts: a binding asked needs p_lm >= this (and the probe-worthy rules of labelers/probe_sets.py)."""
+    twins: bool = True
+    """Readouts: add each window that has readouts again with its pairs' adjectives exchanged (its register
+    targets exchanged with them) and its readouts exchanged to match."""
+    readout_seed: int = 0
+    """Readouts: seed of the order of each window's readout lines."""
 
     def problems(self) -> list[str]:
         found = []
@@ -88,7 +107,19 @@ class DataConfig:
         elif self.targets == "window" and self.synthetic:
             found.append("targets 'window' needs a labels run (--labels RUN_DIR); the synthetic task's examples are "
                          "one window each")
+        if self.readouts and self.targets != "window":
+            found.append("readouts need targets 'window' (--data.targets=window): a twin's targets follow its "
+                         "exchanged text, which passage targets cannot")
+        if self.readout_tokens < 1 or self.readout_pairs < 1:
+            found.append(f"readout_tokens ({self.readout_tokens}) and readout_pairs ({self.readout_pairs}) must be >= 1")
+        if not 0.0 < self.readout_min_p <= 1.0:
+            found.append(f"readout_min_p must be in (0, 1], got {self.readout_min_p}")
         return found
+
+    def readout_settings(self) -> readouts.Settings | None:
+        """The readouts' settings, or None when they are off."""
+        return (readouts.Settings(self.readout_pairs, self.readout_tokens, self.twins, self.readout_seed)
+                if self.readouts else None)
 
     def source_problem(self) -> str:
         return (f"labels={self.labels!r}, synthetic={self.synthetic!r}: give exactly one data source, "
@@ -107,6 +138,8 @@ class LabeledRun:
     #                        labels (n, K), conf (n, K) of its labeled tokens, sorted by start
     events: dict[str, pd.DataFrame] | None = None  # doc_id -> accepted bindings (visible.EVENT_COLUMNS);
     #                        read only for window targets
+    assertions: dict[str, readouts.Assertions] | None = None  # doc_id -> what readouts may ask; read only
+    #                        with readouts
 
 
 def _read_registers(path: Path):
@@ -226,15 +259,22 @@ class Piece:
     rows: np.ndarray    # (n,) the spaCy token each input takes its labels from (-1 before the first)
     labels: np.ndarray  # (n, K)
     conf: np.ndarray    # (n, K)
+    readout: int = 0    # of its ids, the last ``readout`` are readout lines (training/readouts.py)
+    lines: tuple[readouts.Line, ...] = ()  # those lines
+    twin: bool = False  # a counterfactual twin: the window of the piece before it, adjectives exchanged
+    events: pd.DataFrame | None = None  # a twin's bindings (its targets' source): the exchanged ones
 
 
-def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> list[Piece]:
+def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
+           settings: readouts.Settings | None = None, ask: bool = True) -> list[Piece]:
     """The windows of a split's passages with their register targets (passage or window targets: the
-    latter when ``run.events`` was read)."""
+    latter when ``run.events`` was read). With readout ``settings`` the windows of text are shorter by
+    ``settings.tokens`` and, when ``ask``, get their readouts and twins (training/readouts.py)."""
     docs = run.docs[run.docs["split"] == split]
     slots = run.slots
     unlabeled = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, slots), np.int64),
                  np.zeros((0, slots), np.float32))
+    step = block_size - (settings.tokens if settings else 0)
     index, out = class_index(run), []
     for text, doc_id, encoding in zip(docs["text"], docs["doc_id"], tokenizer.encode_batch(list(docs["text"]))):
         ids = np.array(encoding.ids, dtype=np.int64)
@@ -242,23 +282,68 @@ def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -
         rows = token_rows(text, encoding.offsets, spans[0], spans[1])
         if run.events is None:  # passage targets: the passage's own registers, aligned once
             labels, conf = align(text, encoding.offsets, *spans)
-        for lo in range(0, max(len(ids) - 1, 0), block_size):
-            piece = ids[lo:lo + block_size + 1]  # inputs are all but its last token
+        events = run.events.get(doc_id, NO_EVENTS) if run.events is not None else None
+        for lo in range(0, max(len(ids) - 1, 0), step):
+            piece = ids[lo:lo + step + 1]  # inputs are all but its last token
             inputs = slice(lo, lo + len(piece) - 1)
+            if settings and ask and run.assertions and doc_id in run.assertions:
+                asked = asked_pieces(text, encoding.offsets, ids, rows, lo, len(piece), doc_id, events,
+                                     run.assertions[doc_id], tokenizer, block_size, settings, index, slots)
+                if asked:
+                    out += asked
+                    continue
             if run.events is None:
                 out.append(Piece(doc_id, piece, rows[inputs], labels[inputs], conf[inputs]))
             else:
-                events = run.events.get(doc_id, NO_EVENTS)
                 out.append(Piece(doc_id, piece, rows[inputs], *visible.window_targets(rows[inputs], events, index, slots)))
     return out
 
 
-def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) -> Windows:
-    cut = pieces(run, tokenizer, split, block_size)
+def asked_pieces(text: str, offsets: list[tuple[int, int]], ids: np.ndarray, rows: np.ndarray, lo: int, n: int,
+                 doc_id: str, events: pd.DataFrame, found: readouts.Assertions, tokenizer: Tokenizer,
+                 block_size: int, settings: readouts.Settings, index: dict[str, int], slots: int) -> list[Piece]:
+    """A window of ``n`` text tokens from ``lo`` with its readouts, and its twin; [] when it has no readout pair
+    (training/readouts.py). Every text token is an input here: the readouts follow it."""
+    window = slice(lo, lo + n)
+    pairs = readouts.window_pairs(found, (offsets[lo][0], offsets[lo + n - 1][1]), settings.pairs)
+    while pairs:
+        order = readouts.line_order(settings.seed, doc_id, lo, len(pairs))
+        asked, swapped = (readouts.lines(pairs, order, exchanged) for exchanged in (False, True))
+        asked_ids, swapped_ids = readouts.line_ids(asked, tokenizer), readouts.line_ids(swapped, tokenizer)
+        twin_ids, source = readouts.exchanged_ids(text, ids[window].tolist(), offsets[window], pairs, tokenizer)
+        if max(n + len(asked_ids), len(twin_ids) + len(swapped_ids)) <= block_size + 1:
+            break
+        pairs = pairs[:-1]
+    if not pairs:
+        return []
+
+    def piece(text_ids: list[int], text_rows: np.ndarray, line_ids: list[int], found_lines: list[readouts.Line],
+              bindings: pd.DataFrame, twin: bool) -> Piece:
+        unit = np.array(text_ids + line_ids, dtype=np.int64)
+        # inputs: the text, then all readout tokens but the last, at the state after the text
+        unit_rows = np.concatenate([text_rows, np.full(len(line_ids) - 1, text_rows[-1])])
+        labels, conf = visible.window_targets(unit_rows, bindings, index, slots)
+        return Piece(doc_id, unit, unit_rows, labels, conf, len(line_ids), tuple(found_lines), twin,
+                     bindings if twin else None)
+
+    out = [piece(ids[window].tolist(), rows[window], asked_ids, asked, events, False)]
+    if settings.twins:
+        out.append(piece(twin_ids, rows[window][source], swapped_ids, swapped, readouts.exchanged_events(events, pairs),
+                         True))
+    return out
+
+
+def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
+            settings: readouts.Settings | None = None, ask: bool = True) -> Windows:
+    return stack(pieces(run, tokenizer, split, block_size, settings, ask), run.slots)
+
+
+def stack(cut: Sequence[Piece], slots: int) -> Windows:
+    """Pieces as right-padded tensors."""
     width = max((len(p.ids) for p in cut), default=2)
     tokens = np.full((len(cut), width), PAD_ID, dtype=np.int64)
-    labels = np.full((len(cut), width - 1, run.slots), schemas.NOTHING_ID, dtype=np.int64)
-    conf = np.ones((len(cut), width - 1, run.slots), dtype=np.float32)
+    labels = np.full((len(cut), width - 1, slots), schemas.NOTHING_ID, dtype=np.int64)
+    conf = np.ones((len(cut), width - 1, slots), dtype=np.float32)
     for n, p in enumerate(cut):
         tokens[n, :len(p.ids)] = p.ids
         labels[n, :len(p.labels)] = p.labels
@@ -267,12 +352,13 @@ def windows(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int) 
 
 
 def invisible_share(run: LabeledRun, events: dict[str, pd.DataFrame], tokenizer: Tokenizer, split: str,
-                    block_size: int) -> dict[str, float]:
+                    block_size: int, settings: readouts.Settings | None = None) -> dict[str, float]:
     """How many of a split's non-NOTHING window targets no binding inside the window, at or before the
-    target's position, explains (training.visible.invisible), for the run's kind of targets."""
+    target's position, explains (training.visible.invisible), for the run's kind of targets; a twin's
+    targets are checked against its own (exchanged) bindings."""
     index, unexplained, total = class_index(run), 0, 0
-    for p in pieces(run, tokenizer, split, block_size):
-        doc_events = events.get(p.doc_id, NO_EVENTS)
+    for p in pieces(run, tokenizer, split, block_size, settings):
+        doc_events = p.events if p.events is not None else events.get(p.doc_id, NO_EVENTS)
         slot_ents = (visible.window_slot_entities(p.rows, doc_events, run.slots) if run.events is not None
                      else slot_entities(doc_events, run.slots))
         bad, n = visible.invisible(p.labels, p.rows, doc_events, slot_ents, index)
@@ -298,6 +384,7 @@ class Prepared:
     train: Windows
     eval: Windows | None  # None when the run has no documents in the eval split
     word_counts: dict[str, int]  # whole-word counts of the train split (the probes' frequency baseline)
+    readouts: dict[str, float] | None = None  # with readouts: their share and the no-context prior's score
 
 
 def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None,
@@ -326,10 +413,20 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
     if tokenizer is None:
         tokenizer = word_level(synthetic.WORDS) if config.synthetic else train_bpe(train_texts,
                                                                                    config.bpe_vocab_size)
-    train = windows(run, tokenizer, "train", block_size)
-    held_out = windows(run, tokenizer, config.split_to_eval(), block_size)
-    return Prepared(tokenizer, run.vocab, run.slots, train, held_out if len(held_out.tokens) else None,
-                    word_counts(train_texts.tolist()))
+    settings = config.readout_settings()
+    report = None
+    if settings:
+        if settings.tokens >= block_size:
+            raise UserError(f"data.readout_tokens={settings.tokens} leaves no text in a row of block_size="
+                            f"{block_size} tokens; lower it or raise model.block_size")
+        run.assertions = readouts.load_assertions(run_dir, ["train", config.split_to_eval()], config.readout_min_p)
+    train_pieces = pieces(run, tokenizer, "train", block_size, settings)
+    if settings:  # the eval split's windows stay natural text; its readouts only score the no-context prior
+        asked = pieces(run, tokenizer, config.split_to_eval(), block_size, dataclasses.replace(settings, twins=True))
+        report = readouts.share(train_pieces) | {"prior": readouts.prior_score(train_pieces, asked)}
+    held_out = windows(run, tokenizer, config.split_to_eval(), block_size, settings, ask=False)
+    return Prepared(tokenizer, run.vocab, run.slots, stack(train_pieces, run.slots),
+                    held_out if len(held_out.tokens) else None, word_counts(train_texts.tolist()), report)
 
 
 class BatchSampler:

@@ -177,7 +177,8 @@ def _problem(obj: Any) -> str | None:
     return None
 
 
-def _probe(obj: dict) -> Probe:
+def probe_of(obj: dict) -> Probe:
+    """A Probe from one validated line of a probe file."""
     bound = tuple(tuple(span) for span in obj["bound"]) if "bound" in obj else None
     return Probe(obj["id"], obj["pair"], obj["context"], obj["query"], tuple(obj["candidates"]), obj["answer"],
                  bound, obj.get("via_pronoun", False), obj.get("cooccurrence"))
@@ -203,7 +204,7 @@ def read_probes(path: Path) -> list[Probe]:
             problems.append(f"{path}:{n}: {problem}")
             continue
         seen.add(obj["id"])
-        probes.append(_probe(obj))
+        probes.append(probe_of(obj))
     if problems:
         raise UserError(f"{len(problems)} problem(s) in {path} (format: training/probes.py): "
                         + "; ".join(problems[:10]))

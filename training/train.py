@@ -1,7 +1,7 @@
 """The training loop behind ``regscaffold train``.
 
-OUT holds config.toml (resolved), tokenizer.json, metrics.jsonl, ckpt.pt (saved at every evaluation)
-and, if run.save_every is set, ckpt-STEP.pt. Checkpoints carry the model, optimizer, scheduler, RNG and
+OUT holds config.toml (resolved), tokenizer.json, metrics.jsonl, ckpt.pt (saved at every evaluation),
+readouts.json with data.readouts, and, if run.save_every is set, ckpt-STEP.pt. Checkpoints carry the model, optimizer, scheduler, RNG and
 batch-sampler states, so a resumed run repeats the uninterrupted one exactly.
 
 A metrics.jsonl line per evaluation: step; loss, ce_loss, reg_loss (training means since the previous
@@ -25,7 +25,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 from pipeline.core.config_loader import flatten, to_dict, to_toml
 from pipeline.core.errors import UserError
-from pipeline.core.io import remove_temporaries, write_text
+from pipeline.core.io import remove_temporaries, write_json, write_text
 from pipeline.core.progress import new_progress
 from training import checkpoint, distributed, synthetic
 from training.config import OptimConfig, TrainConfig
@@ -35,6 +35,9 @@ from training.loss import RegisterTargets
 from training.model import GPT, IGNORE
 
 METRICS = "metrics.jsonl"
+READOUTS = "readouts.json"
+"""With data.readouts: their share of the training tokens and the no-context prior's score on held-out readouts
+(training.readouts.share and prior_score)."""
 
 
 def pick_device(name: str) -> torch.device:
@@ -186,6 +189,8 @@ def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: t
         if not (saved and saved["done"]):
             write_text(out / "config.toml", to_toml(config))
             write_text(out / "tokenizer.json", prepared.tokenizer.to_str())
+            if prepared.readouts is not None:
+                write_json(out / READOUTS, prepared.readouts)
         distributed.barrier(world)
     if saved and saved["done"]:
         return read_metrics(out, saved["step"])

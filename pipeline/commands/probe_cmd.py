@@ -96,7 +96,7 @@ def build(
     from pipeline.core.io import read_parquet
     from labelers.probe_sets import generated_items, gold_items
     from training.data import word_counts
-    from training.probes import Probe, baseline_accuracy
+    from training.probes import baseline_accuracy, probe_of
 
     if gold is None and len(split) != 1:
         raise UserError(f"--split: the generated set takes one split, got {split}")
@@ -107,7 +107,7 @@ def build(
     write_jsonl(out, items)
     docs = read_parquet(run_dir / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
     counts = word_counts(docs.loc[docs["split"] == "train", "text"].tolist())
-    probes = [Probe(i["id"], i["pair"], i["context"], i["query"], tuple(i["candidates"]), i["answer"]) for i in items]
+    probes = [probe_of(i) for i in items]
     shown = ", ".join(f"{k} {v:.3f}" for k, v in baseline_accuracy(probes, counts).items())
     Console().print(f"wrote {out}: {len(items)} items in {len({i['pair'] for i in items})} pairs from "
                     f"{len({i['doc_id'] for i in items})} passages; baselines: {shown}", highlight=False,

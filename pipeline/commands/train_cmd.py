@@ -1,6 +1,7 @@
 """``regscaffold train``: the trainer (training/) on a run folder's labels or on the synthetic task."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Optional
@@ -68,7 +69,7 @@ def train(
     (named options win over them)."""
     from training import distributed  # torch loads only when training
     from training.config import TrainConfig
-    from training.train import train as run_training
+    from training.train import READOUTS, train as run_training
 
     if nproc > 1 and distributed.world_from_env().size == 1:
         distributed.launch(nproc, without_nproc(sys.argv[1:]))
@@ -82,3 +83,11 @@ def train(
     last = records[-1] if records else {}
     shown = ", ".join(f"{k} {last[k]:.4g}" for k in ("loss", "eval_loss", "answer_acc", "reg_acc") if k in last)
     Console().print(f"trained to step {last.get('step', 0)} in {out}: {shown}", highlight=False)
+    readouts = out / READOUTS
+    if readouts.exists():
+        found = json.loads(readouts.read_text(encoding="utf-8"))
+        prior = found["prior"]
+        Console().print(f"readouts: {found['readout_share']:.1%} of training tokens ({found['lines']} lines in "
+                        f"{found['rows_with_readouts']} windows + {found['twins']} twins); no-context prior on "
+                        f"{prior['held_out_lines']} held-out lines: accuracy {prior['accuracy']:.3f}, with their twins "
+                        f"{prior['accuracy_with_twins']:.3f} (chance 0.5), swap test {prior['swap_accuracy']:.3f} (random 0.25)", highlight=False, soft_wrap=True)
