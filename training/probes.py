@@ -414,6 +414,18 @@ def summarize(probes: Sequence[Probe], items: Sequence[Mapping[str, Any]], count
     return result
 
 
+def headline(result: Mapping[str, Any]) -> dict[str, float]:
+    """A result's binding figures as flat numbers: swap-test accuracy and its random level, the margin and its
+    interval (absent when the file gives none)."""
+    found = {}
+    if result.get("swap"):
+        found |= {"swap_accuracy": result["swap"]["accuracy"], "swap_random": result["swap"]["random"]}
+    if result.get("margin"):
+        found |= {"margin": result["margin"]["mean"], "margin_ci_low": result["margin"]["ci_low"],
+                  "margin_ci_high": result["margin"]["ci_high"]}
+    return found
+
+
 def evaluate(probes: Sequence[Probe], logprob: LogProb, counts: Mapping[str, int] | None = None,
              seed: int = 0) -> dict[str, Any]:
     """The figures (``summarize``) and every item's scores with its prediction on each version."""

@@ -66,17 +66,20 @@ class Assertions:
     asserted: tuple[Binding, ...]  # every assertion (accepted, and confidently negated, candidates)
 
 
+def passage_assertions(cands: pd.DataFrame, text: str, threshold: float, min_p: float) -> Assertions:
+    """One passage's readout-worthy bindings and assertions, from its candidate rows with their p_lm."""
+    kept, bindings = candidate_bindings(cands, text, threshold, min_p, pronouns=False)
+    asked = [Asked(b, int(row.attr_i), query) for row, b in zip(kept.itertuples(), bindings)
+             if b.usable and (query := mention_query(row))]
+    return Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(bindings))
+
+
 def load_assertions(run_dir: Path, splits: Iterable[str], min_p: float) -> dict[str, Assertions]:
-    """Per passage of ``splits``, its readout-worthy bindings and its assertions."""
+    """Per passage of ``splits`` of a run folder, its readout-worthy bindings and its assertions."""
     run = load_tables(run_dir, splits)
     texts = dict(zip(run.docs["doc_id"], run.docs["text"]))
-    found = {}
-    for doc_id, cands in run.cands.groupby("doc_id", sort=False):
-        kept, bindings = candidate_bindings(cands, texts[doc_id], run.threshold, min_p, pronouns=False)
-        asked = [Asked(b, int(row.attr_i), query) for row, b in zip(kept.itertuples(), bindings)
-                 if b.usable and (query := mention_query(row))]
-        found[doc_id] = Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(bindings))
-    return found
+    return {doc_id: passage_assertions(cands, texts[doc_id], run.threshold, min_p)
+            for doc_id, cands in run.cands.groupby("doc_id", sort=False)}
 
 
 def window_pairs(found: Assertions, chars: tuple[int, int], most: int) -> list[tuple[Asked, Asked]]:

@@ -306,7 +306,7 @@ def probe_stage(ctx: Context) -> dict[str, Any]:
     run of another corpus than the bundled one is probed on a set built from its own test split."""
     from labelers.probe_sets import probe_sets_for_run
     from training.checkpoint import evaluate_checkpoint
-    from training.probes import read_probes
+    from training.probes import headline, read_probes
 
     results = {}
     for found in probe_sets_for_run(ctx.run_dir, probe_files(ctx.config), bool(ctx.config.probe.files),
@@ -318,8 +318,9 @@ def probe_stage(ctx: Context) -> dict[str, Any]:
         else:
             results[found.name] |= evaluate_checkpoint(ctx.path(MODEL_CKPT), read_probes(found.path))
     write_json(ctx.path(PROBE_RESULTS), results)
-    return {name: {k: round(r[k], 4) if isinstance(r[k], float) else r[k]
-                   for k in ("n", "pairs", "built", "skipped", "accuracy", "ci_low", "ci_high", "chance") if k in r}
+    return {name: {k: round(v, 4) if isinstance(v, float) else v
+                   for k, v in ({k: r[k] for k in ("n", "pairs", "built", "skipped", "accuracy", "ci_low", "ci_high",
+                                                   "chance") if k in r} | headline(r)).items()}
             for name, r in results.items()}
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from pipeline.commands.app import app
 import pipeline.commands.cli  # noqa: F401  (registers the commands)
 from pipeline.core.errors import UserError
 from training.model import GPT, ModelConfig
-from training.probes import Probe, baseline_accuracy, bootstrap_ci, evaluate, model_logprob, read_probes
+from training.probes import (Probe, baseline_accuracy, bootstrap_ci, evaluate, exchange, headline, model_logprob,
+                             read_probes, stratum, summarize, twin)
 from training.tokenizer import train_bpe
 
 CONTEXT = "The old captain met a young sailor. The sailor was young and the captain old."
@@ -148,3 +150,108 @@ def test_bootstrap_of_a_paired_difference():
     assert bootstrap_ci([1.0, -1.0] * 20, [f"p{i // 2}" for i in range(40)]) == (0.0, 0.0)
     low, high = bootstrap_ci([1.0] * 10 + [0.0] * 30, [f"g{i}" for i in range(40)])
     assert 0.0 < low < 0.25 < high < 0.5
+
+
+# Binding figures on hand-built pairs: "old captain"/"young sailor" (adjacent), a distant pair, a pronoun pair.
+ADJ_CONTEXT = "The old captain met a young sailor."
+DIST_CONTEXT = "The captain, who had been ill, was tired; then the sailor was calm."
+PRON_CONTEXT = "Anne came in. She was happy. The wet dog ran."
+
+
+def span(text: str, word: str, nth: int = 0) -> list[int]:
+    starts = [m.start() for m in re.finditer(rf"\b{word}\b", text)]
+    return [starts[nth], starts[nth] + len(word)]
+
+
+def pair_of(name: str, context: str, queries: tuple[str, str], cands: tuple[str, str], mentions: tuple[str, str],
+            pronoun: bool = False) -> list[Probe]:
+    bound = tuple(tuple(span(context, m) + span(context, c)) for m, c in zip(mentions, cands))
+    return [Probe(f"{name}-{k}", name, context, q, cands, c, bound, pronoun, {"old": 1, "young": 2})
+            for k, (q, c) in enumerate(zip(queries, cands))]
+
+
+BOUND_SET = (pair_of("adj", ADJ_CONTEXT, (" The captain was", " The sailor was"), ("old", "young"), ("captain", "sailor"))
+             + pair_of("far", DIST_CONTEXT, (" The captain was", " The sailor was"), ("tired", "calm"),
+                       ("captain", "sailor"))
+             + pair_of("pro", PRON_CONTEXT, (" Anne was", " The dog was"), ("happy", "wet"), ("She", "dog"), True))
+
+
+def reader(pairs):
+    """A model that reads the context: the nearer a candidate is to the query word's last mention, the higher."""
+    out = []
+    for prefix, cont in pairs:
+        context, query = prefix.rsplit(" ", 2)[0], prefix.split()[-2]
+        words = [w.lower() for w in re.findall(r"\w+", context)]
+        hits = [n for n, w in enumerate(words) if w == query.lower()]
+        out.append(-min((abs(n - hits[-1]) for n, w in enumerate(words) if w == cont.strip()), default=50)
+                   if hits else -50.0)
+    return out
+
+
+def prior(pairs):
+    """A model that ignores the context: a fixed score per (query word, candidate)."""
+    return [float(hash((prefix.split()[-2], cont)) % 7) for prefix, cont in pairs]
+
+
+def test_margin_is_positive_for_a_reader_and_zero_for_a_prior_once_averaged_with_the_twin():
+    read = evaluate(BOUND_SET, reader)
+    assert read["margin"]["twinned"] and read["margin"]["pairs"] == 3 and read["margin"]["mean"] > 0
+    assert all(m["margin"] > 0 for m in read["pair_margins"])
+    ignore = evaluate(BOUND_SET, prior)
+    assert all(m["margin"] == pytest.approx(0.0) for m in ignore["pair_margins"])
+    assert any(m["plain_margin"] != 0 for m in ignore["pair_margins"])  # the plain Delta alone carries the prior
+    # Delta by hand for the adjacent pair, from the stored scores
+    a, b = ignore["items"][:2]
+    plain = (a["scores"]["old"] - a["scores"]["young"]) - (b["scores"]["old"] - b["scores"]["young"])
+    assert ignore["pair_margins"][0]["plain_margin"] == pytest.approx(plain)
+
+
+def test_swap_test_counts_an_item_only_when_both_versions_are_right():
+    read, ignore = evaluate(BOUND_SET, reader), evaluate(BOUND_SET, prior)
+    assert read["swap"]["accuracy"] == 1.0 and read["swap"]["random"] == 0.25 and read["swap"]["n"] == 6
+    assert ignore["swap"]["accuracy"] == 0.0  # its pick cannot follow the exchanged answer
+    right_once = {"scores": {"old": 0.0, "young": -1.0}, "swapped_scores": {"old": 0.0, "young": -1.0}}
+    items = [{"id": p.id, "pair": p.pair, "answer": p.answer, "stratum": "adjacent", **right_once,
+              "nocontext_scores": right_once["scores"]} for p in BOUND_SET[:2]]
+    found = summarize(BOUND_SET[:2], items)
+    assert found["accuracy"] == 0.5 and found["swap"]["accuracy"] == 0.0
+
+
+def test_twin_exchanges_the_two_adjectives_with_their_case():
+    twin_probe = twin(BOUND_SET[0])
+    assert twin_probe.context == "The young captain met a old sailor." and twin_probe.answer == "young"
+    assert exchange("Old men and young", (0, 3), (12, 17)) == "Young men and old"
+
+
+def test_strata_follow_the_offsets_and_the_pronoun_flag():
+    assert [stratum(p) for p in BOUND_SET[::2]] == ["adjacent", "distant", "pronoun"]
+    assert stratum(PAIR[0]) is None
+    read = evaluate(BOUND_SET, reader)
+    assert {name: f["swap"]["pairs"] for name, f in read["strata"].items()} == {"adjacent": 1, "distant": 1,
+                                                                                "pronoun": 1}
+
+
+def test_figures_recompute_from_the_stored_scores_and_the_bootstrap_is_seeded():
+    result = evaluate(BOUND_SET, reader, seed=3)
+    items = result.pop("items")
+    assert summarize(BOUND_SET, items, seed=3) == result
+    assert evaluate(BOUND_SET, reader, seed=3)["margin"] == result["margin"]
+    assert {"swap_accuracy": 1.0, "swap_random": 0.25}.items() <= headline(result).items()
+
+
+def test_baselines_beside_the_model_include_adjacency_and_cooccurrence():
+    found = evaluate(BOUND_SET, prior, {"old": 1})["baselines"]
+    assert found["adjacency"] == {"accuracy": 1.0, "swap_accuracy": 1.0}  # a context reader passes the swap test
+    assert found["cooccurrence"]["swap_accuracy"] == 0.0 and found["first"]["swap_accuracy"] == 0.0
+
+
+def test_old_files_load_and_bad_offsets_fail_naming_the_problem(tmp_path):
+    old = {"id": "a", "pair": "p", "context": "The old man.", "query": " The man was", "candidates": ["old", "new"],
+           "answer": "old"}
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(old) + "\n" + json.dumps({**old, "id": "b", "answer": "new"}))
+    result = evaluate(read_probes(path), prior)
+    assert result["swap"] is None and "regscaffold probes build" in result["note"]
+    path.write_text(json.dumps({**old, "bound": [[8, 11, 0, 3], [8, 11, 4, 7]]}))
+    with pytest.raises(UserError, match=r"old.jsonl:1: bound \[8, 11, 0, 3\]: the context holds 'The' there"):
+        read_probes(path)
