@@ -6,10 +6,15 @@ a name gives the query " <name> was" (the run's canonical name, trailing punctua
 " The <noun> was" (" ... were" when plural); an entity seen only through pronouns is skipped. Two
 queryable entities e1, e2 with different queries form a PAIR when e1 is bound to an adjective a1 and e2
 to a different adjective a2 such that neither binding's adjective is also asserted of the other entity
-(negated assertions included) anywhere in the context. The context is the passage up to the end of the
-sentence that holds the later of the two bindings, and both bindings lie in its last ``window_chars``
-characters, so a model with a context of about 128 BPE tokens still sees them after the left cut. Both
+(negated assertions included) anywhere in the context, and each adjective is asserted of its own entity
+only at that binding (``exchangeable``: exchanging a1 and a2 at their offsets, the swap test of
+training/probes.py, then exchanges what the text says of e1 and e2). The context is the passage up to the
+end of the sentence that holds the later of the two bindings, and both bindings lie in its last
+``window_chars`` characters, so a model with a context of about 128 BPE tokens still sees them after the
+left cut. Both
 items of the pair get the same candidate list [a1, a2]; item a asks e1 (answer a1), item b asks e2 (a2).
+Each item records ``bound``, the character offsets of both bindings (mention and adjective), and
+``cooccurrence``, per candidate the number of the run's train-split sentences holding it and the query word.
 Of several binding pairs of the same two entities, the one spanning the fewest characters is used; at
 most ``max_pairs`` pairs per passage are made, in order of the entities' first binding.
 

@@ -111,7 +111,8 @@ class DataConfig:
             found.append("readouts need targets 'window' (--data.targets=window): a twin's targets follow its "
                          "exchanged text, which passage targets cannot")
         if self.readout_tokens < 1 or self.readout_pairs < 1:
-            found.append(f"readout_tokens ({self.readout_tokens}) and readout_pairs ({self.readout_pairs}) must be >= 1")
+            found.append(f"readout_tokens ({self.readout_tokens}) and readout_pairs ({self.readout_pairs}) must be "
+                         ">= 1")
         if not 0.0 < self.readout_min_p <= 1.0:
             found.append(f"readout_min_p must be in (0, 1], got {self.readout_min_p}")
         return found

@@ -48,7 +48,8 @@ def result_table(title: str, result: dict[str, Any]) -> Table:
         table.add_row(f"swap test, {name}", f"{figures['swap']['accuracy']:.3f}", _interval(figures["swap"]), shown)
     notes = [f"{result['n']} items in {result['pairs']} pairs"]
     if margin:
-        notes.append(f"margin over {margin['pairs']} pairs, {'averaged with their twins' if margin['twinned'] else 'no twins'}")
+        twins = "averaged with their twins" if margin["twinned"] else "no twins"
+        notes.append(f"margin over {margin['pairs']} pairs, {twins}")
     notes += [f"{name}: {f['swap']['pairs']} pairs" for name, f in result["strata"].items()]
     table.caption = "; ".join(notes + ([result["note"]] if "note" in result else []))
     return table

@@ -170,7 +170,8 @@ def pair_of(name: str, context: str, queries: tuple[str, str], cands: tuple[str,
             for k, (q, c) in enumerate(zip(queries, cands))]
 
 
-BOUND_SET = (pair_of("adj", ADJ_CONTEXT, (" The captain was", " The sailor was"), ("old", "young"), ("captain", "sailor"))
+BOUND_SET = (pair_of("adj", ADJ_CONTEXT, (" The captain was", " The sailor was"), ("old", "young"),
+                     ("captain", "sailor"))
              + pair_of("far", DIST_CONTEXT, (" The captain was", " The sailor was"), ("tired", "calm"),
                        ("captain", "sailor"))
              + pair_of("pro", PRON_CONTEXT, (" Anne was", " The dog was"), ("happy", "wet"), ("She", "dog"), True))
