@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pipeline.core.probe_rules import (Asked, Assertions, Binding, exchangeable, mention_query, name_query,
+                                        noun_query, query_word)
 from pipeline.core.registers import is_binding
 from labelers.lexicon import attribute_type
 from labelers.report.gold import load_gold
@@ -54,57 +56,11 @@ from pipeline.core.io import check_aligned, read_metadata, read_parquet, write_t
 
 WINDOW_CHARS = 400
 MAX_PAIRS = 4
-NAME = re.compile(r"[\w .'-]*\w")
 NOT_A_PROPERTY_TYPES = frozenset({"degree", "determiner", "relational"})
 """Lexicon types of adjectives that limit or compare rather than describe ("a mere jargon", "such")."""
 ADDRESS_WORDS = frozenset({"dear"})
 """Adjectives mostly seen in forms of address ("my dear madam"), whose noun is no entity of the story."""
 MENTION_COLUMNS = ["doc_id", "ent_id", "ent_start", "ent_kind", "ent_name", "ent_lower", "ent_plural"]
-
-
-@dataclass(frozen=True)
-class Binding:
-    entity: Any                # the entity's key within its passage
-    adjective: str             # lower-cased surface word
-    ent_span: tuple[int, int]  # characters [start, end) of the entity's mention
-    attr_span: tuple[int, int]  # characters [start, end) of the adjective
-    usable: bool               # may be probed (passes the quality bar); otherwise only a possible conflict
-    evidence: str              # "Elinor -> confirmed (p=0.98)", shown to annotators
-    pronoun: bool              # the mention is a pronoun: its entity comes from the heuristic coreference
-
-    @property
-    def start(self) -> int:
-        """First character of the binding (entity or adjective span)."""
-        return min(self.ent_span[0], self.attr_span[0])
-
-    @property
-    def end(self) -> int:
-        """Last character of the binding (exclusive)."""
-        return max(self.ent_span[1], self.attr_span[1])
-
-
-def name_query(name: str) -> str | None:
-    """The query of a name mention (the run's canonical name, trailing punctuation dropped), or None."""
-    found = NAME.match(name)
-    return f" {found[0]} was" if found else None
-
-
-def noun_query(lower: str, plural: bool) -> str:
-    return f" The {lower} {'were' if plural else 'was'}"
-
-
-def mention_query(row: Any) -> str | None:
-    """The query of one candidate row's own mention: its name or noun; None for a pronoun."""
-    if row.ent_kind == "name":
-        return name_query(str(row.ent_name))
-    return noun_query(str(row.ent_lower), bool(row.ent_plural)) if row.ent_kind == "noun" else None
-
-
-def query_word(query: str) -> str:
-    """The word a query asks about: the last word before its verb (" The captain was" -> "captain"; a
-    one-word query is its own word)."""
-    words = query.split()
-    return words[-2] if len(words) > 1 else "".join(words)
 
 
 def entity_queries(mentions: pd.DataFrame) -> dict[Any, str]:
@@ -119,18 +75,6 @@ def entity_queries(mentions: pd.DataFrame) -> dict[Any, str]:
         elif len(nouns):
             queries[ent_id] = noun_query(nouns["ent_lower"].iloc[0], bool(nouns["ent_plural"].iloc[0]))
     return queries
-
-
-def exchangeable(x: Binding, y: Binding, asserted: Iterable[Binding]) -> bool:
-    """Whether two bindings of different entities can be asked as a pair and exchanged: neither adjective is
-    asserted of the other entity, and each adjective is asserted of its own entity only at that binding's
-    adjective, so that exchanging the two adjectives at their offsets exchanges what the text says of them."""
-    for a in asserted:
-        if (a.entity, a.adjective) in ((x.entity, y.adjective), (y.entity, x.adjective)):
-            return False
-        if any((a.entity, a.adjective) == (b.entity, b.adjective) and a.attr_span != b.attr_span for b in (x, y)):
-            return False
-    return True
 
 
 def _pair_options(b1: list[Binding], b2: list[Binding], asserted: list[Binding], sentence_ends: np.ndarray,
@@ -251,6 +195,24 @@ def candidate_bindings(cands: pd.DataFrame, text: str, threshold: float, min_p: 
     kept = cands[is_binding(cands["p_lm"], threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
     return kept, [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
                   for r in kept.itertuples()]
+
+
+def passage_assertions(cands: pd.DataFrame, text: str, threshold: float, min_p: float) -> Assertions:
+    """One passage's readout-worthy bindings (usable, with a name or noun mention) and assertions, from its
+    candidate rows with their p_lm: what training/readouts.py may ask."""
+    kept, bindings = candidate_bindings(cands, text, threshold, min_p, pronouns=False)
+    asked = [Asked(b, int(row.attr_i), query) for row, b in zip(kept.itertuples(), bindings)
+             if b.usable and (query := mention_query(row))]
+    return Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(bindings))
+
+
+def load_assertions(run_dir: Path, splits: Iterable[str], min_p: float) -> dict[str, Assertions]:
+    """Per passage of ``splits`` of a run folder, its ``passage_assertions`` (the trainer's readouts take this
+    function from the command that starts training: training may not import labelers)."""
+    run = load_tables(run_dir, splits)
+    texts = dict(zip(run.docs["doc_id"], run.docs["text"]))
+    return {doc_id: passage_assertions(cands, texts[doc_id], run.threshold, min_p)
+            for doc_id, cands in run.cands.groupby("doc_id", sort=False)}
 
 
 def _candidate_binding(row: Any, usable: bool) -> Binding:

@@ -389,11 +389,13 @@ class Prepared:
 
 
 def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer | None,
-            noise: synthetic.NoiseConfig = synthetic.NoiseConfig()) -> Prepared:
+            noise: synthetic.NoiseConfig = synthetic.NoiseConfig(),
+            assertions: readouts.AssertionLoader | None = None) -> Prepared:
     """Load (or, for the synthetic task, first write to OUT/data) the run and cut it into windows.
 
     ``tokenizer`` is the one saved with a checkpoint being resumed; otherwise a new one is made.
     ``noise`` corrupts the synthetic task's train labels; a labels run takes its labels as they are.
+    ``assertions`` reads what readouts may ask (labelers.probe_sets.load_assertions); data.readouts needs it.
     """
     if not (config.labels or config.synthetic):
         # checked here, not in problems(): the pipeline's train stage holds this config before it sets labels
@@ -420,7 +422,11 @@ def prepare(config: DataConfig, block_size: int, out: Path, tokenizer: Tokenizer
         if settings.tokens >= block_size:
             raise UserError(f"data.readout_tokens={settings.tokens} leaves no text in a row of block_size="
                             f"{block_size} tokens; lower it or raise model.block_size")
-        run.assertions = readouts.load_assertions(run_dir, ["train", config.split_to_eval()], config.readout_min_p)
+        if assertions is None:  # training does not import labelers: the command that trains hands it in
+            raise UserError("data.readouts: this command does not hand the trainer what readouts may ask "
+                            "(train(..., assertions=labelers.probe_sets.load_assertions)); train with "
+                            "`regscaffold train --data.readouts=true`")
+        run.assertions = assertions(run_dir, ["train", config.split_to_eval()], config.readout_min_p)
     train_pieces = pieces(run, tokenizer, "train", block_size, settings)
     if settings:  # the eval split's windows stay natural text; its readouts only score the no-context prior
         asked = pieces(run, tokenizer, config.split_to_eval(), block_size, dataclasses.replace(settings, twins=True))

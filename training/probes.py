@@ -75,8 +75,8 @@ import torch
 import torch.nn.functional as F
 from tokenizers import Tokenizer
 
-from labelers.probe_sets import query_word
 from pipeline.core.errors import UserError
+from pipeline.core.probe_rules import query_word
 from training.model import GPT
 from training.tokenizer import PAD_ID
 

@@ -13,8 +13,8 @@ the swap test neutralises them in evaluation.
 
 What a readout may ask: a binding with both tokens inside the window's text (window-visible, as the window
 targets of training/visible.py), p_lm >= ``min_p``, not negated and probe-worthy, with a name or noun
-mention that gives its query: the rules of labelers/probe_sets.py (``candidate_bindings``, ``mention_query``,
-``exchangeable``). Two such bindings pair when their entities, adjectives and queries differ and the
+mention that gives its query: the rules of labelers/probe_sets.py (``passage_assertions``, handed in as an
+``AssertionLoader``) and pipeline/core/probe_rules.py (``exchangeable``). Two such bindings pair when their entities, adjectives and queries differ and the
 window's assertions let them be exchanged; a window's pairs share no entity, query or adjective token, and
 every exchanged adjective is asserted of its own entity only, so exchanging one pair leaves what the text
 says of the other pairs' entities as it was. At most ``pairs`` pairs a window, in order of position; the
@@ -31,7 +31,7 @@ row (pairs are dropped from the last until they do). Windows without readouts ar
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from tokenizers import Tokenizer
 
-from labelers.probe_sets import Binding, candidate_bindings, exchangeable, load_tables, mention_query
+from pipeline.core.probe_rules import Asked, Assertions, exchangeable
 from training.probes import recase
 
 
@@ -51,35 +51,9 @@ class Settings:
     seed: int = 0       # of the order of the readout lines
 
 
-@dataclass(frozen=True)
-class Asked:
-    """A binding a readout may ask about."""
-    binding: Binding  # entity = the run's ent_id
-    attr_i: int       # spaCy token of its adjective
-    query: str        # " The captain was": the query of its own mention
-
-
-@dataclass(frozen=True)
-class Assertions:
-    """One passage's bindings as labelers/probe_sets.py sees them."""
-    asked: tuple[Asked, ...]       # usable ones with a query, by position
-    asserted: tuple[Binding, ...]  # every assertion (accepted, and confidently negated, candidates)
-
-
-def passage_assertions(cands: pd.DataFrame, text: str, threshold: float, min_p: float) -> Assertions:
-    """One passage's readout-worthy bindings and assertions, from its candidate rows with their p_lm."""
-    kept, bindings = candidate_bindings(cands, text, threshold, min_p, pronouns=False)
-    asked = [Asked(b, int(row.attr_i), query) for row, b in zip(kept.itertuples(), bindings)
-             if b.usable and (query := mention_query(row))]
-    return Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(bindings))
-
-
-def load_assertions(run_dir: Path, splits: Iterable[str], min_p: float) -> dict[str, Assertions]:
-    """Per passage of ``splits`` of a run folder, its readout-worthy bindings and its assertions."""
-    run = load_tables(run_dir, splits)
-    texts = dict(zip(run.docs["doc_id"], run.docs["text"]))
-    return {doc_id: passage_assertions(cands, texts[doc_id], run.threshold, min_p)
-            for doc_id, cands in run.cands.groupby("doc_id", sort=False)}
+AssertionLoader = Callable[[Path, Sequence[str], float], dict[str, Assertions]]
+"""(run folder, splits, min_p) -> per passage, what readouts may ask: labelers.probe_sets.load_assertions,
+handed in by the command that trains (training sits beside labelers and does not import it)."""
 
 
 def window_pairs(found: Assertions, chars: tuple[int, int], most: int) -> list[tuple[Asked, Asked]]:

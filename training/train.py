@@ -33,6 +33,7 @@ from training.data import BatchSampler, Prepared, Windows, batch, prepare
 from training.distributed import World
 from training.loss import RegisterTargets
 from training.model import GPT, IGNORE
+from training.readouts import AssertionLoader
 
 METRICS = "metrics.jsonl"
 READOUTS = "readouts.json"
@@ -152,8 +153,10 @@ def read_metrics(out: Path, up_to: int) -> list[dict[str, Any]]:
     return [r for r in map(json.loads, lines) if r["step"] <= up_to]
 
 
-def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str, Any]]:
-    """Train (or, with ``resume``, continue) a run into ``out``; returns the metrics records.
+def train(config: TrainConfig, out: Path, resume: bool = False,
+          assertions: AssertionLoader | None = None) -> list[dict[str, Any]]:
+    """Train (or, with ``resume``, continue) a run into ``out``; returns the metrics records. ``assertions``
+    (labelers.probe_sets.load_assertions) is what data.readouts asks from.
 
     Under a torch.distributed launcher (see training.distributed) every rank calls this; rank 0 writes.
     """
@@ -165,12 +168,13 @@ def train(config: TrainConfig, out: Path, resume: bool = False) -> list[dict[str
     distributed.check_batch(world, config.optim.batch_size)
     device = distributed.join(world, pick_device(config.run.device))
     try:
-        return _train(config, out, resume, world, device)
+        return _train(config, out, resume, world, device, assertions)
     finally:
         distributed.leave(world)
 
 
-def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device) -> list[dict]:
+def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device,
+           assertions: AssertionLoader | None) -> list[dict]:
     if world.main:  # a killed run's half-written files (its cleanup never ran); ranks > 0 write nothing
         remove_temporaries(out)
     saved = checkpoint.read(out / checkpoint.CKPT) if resume else None
@@ -178,7 +182,7 @@ def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: t
     if not world.main:  # rank 0 makes the tokenizer (BPE training) once; the others read it
         distributed.barrier(world)
         tokenizer = tokenizer or Tokenizer.from_file(str(out / "tokenizer.json"))
-    prepared = prepare(config.data, config.model.block_size, out, tokenizer, config.noise)
+    prepared = prepare(config.data, config.model.block_size, out, tokenizer, config.noise, assertions)
     config = resolve(config, prepared)
     if saved:
         check_same_config(saved["config"], config, out)

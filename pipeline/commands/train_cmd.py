@@ -67,6 +67,7 @@ def train(
 ) -> None:
     """Train the transformer with register heads; extra --section.key=value arguments override the config
     (named options win over them)."""
+    from labelers.probe_sets import load_assertions
     from training import distributed  # torch loads only when training
     from training.config import TrainConfig
     from training.train import READOUTS, train as run_training
@@ -77,7 +78,8 @@ def train(
 
     overrides = parse_overrides(ctx.args) | flag_overrides(labels, data, steps, seed, aux_weight, eval_every,
                                                 lr_schedule, stop_at_solve)
-    records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume)
+    records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume,
+                           assertions=load_assertions)
     if not distributed.world_from_env().main:
         return
     last = records[-1] if records else {}

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from runfolder import write_labeled_run
 
-from labelers.probe_sets import Binding, cooccurrence, exchangeable, generated_items, query_word, write_jsonl
+from labelers.probe_sets import cooccurrence, generated_items, write_jsonl
+from pipeline.core.probe_rules import Binding, exchangeable, query_word
 from training.probes import read_probes, stratum, twin
 
 PROBES = Path(__file__).parents[2] / "data" / "probes"

@@ -13,7 +13,9 @@ import pytest
 from runfolder import write_labeled_run
 from trainfix import tiny_config
 
+from labelers.probe_sets import load_assertions, passage_assertions
 from pipeline.core.registers import passage_registers
+from pipeline.core.errors import UserError
 from pipeline.core.schemas import NOTHING, NOTHING_ID, OTHER
 from training import readouts, visible
 from training.data import DataConfig, LabeledRun, invisible_share, pieces
@@ -49,7 +51,7 @@ def toy_run(bound=BOUND, split: str = "train") -> LabeledRun:
     starts, ends = (np.array(x) for x in zip(*WORD_SPANS))
     labels, conf = passage_registers(len(WORDS), events, INDEX, slots=4)
     docs = pd.DataFrame({"doc_id": ["0123456789abcdef"], "source_id": ["s"], "split": [split], "text": [TEXT]})
-    assertions = readouts.passage_assertions(cands, TEXT, threshold=0.5, min_p=0.9)
+    assertions = passage_assertions(cands, TEXT, threshold=0.5, min_p=0.9)
     return LabeledRun(docs, VOCAB, 4, {"0123456789abcdef": (starts, ends, labels.astype(np.int64), conf)},
                       {"0123456789abcdef": events}, {"0123456789abcdef": assertions})
 
@@ -163,7 +165,9 @@ def test_training_with_readouts_reports_their_share(tmp_path):
     run_dir = write_labeled_run(tmp_path / "run")
     config = tiny_config(model={"block_size": 96},
                          data={"labels": str(run_dir), "targets": "window", "readouts": True, "readout_tokens": 48})
-    train(config, tmp_path / "model")
+    with pytest.raises(UserError, match="assertions=labelers.probe_sets.load_assertions"):
+        train(config, tmp_path / "bare")
+    train(config, tmp_path / "model", assertions=load_assertions)
     found = json.loads((tmp_path / "model" / READOUTS).read_text())
     # three train passages, each one window with one pair (the ball and a name) and its twin
     assert (found["rows"], found["rows_with_readouts"], found["twins"], found["lines"]) == (6, 3, 3, 12)
