@@ -187,32 +187,39 @@ def probe_worthy(row: Any, text: str, pronouns: bool) -> bool:
             and (pronouns or row.ent_kind != "pron"))
 
 
-def candidate_bindings(cands: pd.DataFrame, text: str, threshold: float, min_p: float,
-                       pronouns: bool) -> tuple[pd.DataFrame, list[Binding]]:
-    """One passage's candidates that count as assertions (accepted ones, and negated ones with p_lm >= min_p)
-    and their Bindings, usable when p_lm >= min_p, not negated and ``probe_worthy`` (set (b)'s rules; the
-    trainer's readouts, training/readouts.py, use the same)."""
-    kept = cands[is_binding(cands["p_lm"], threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
-    return kept, [_candidate_binding(r, bool(r.p_lm >= min_p and not r.negated and probe_worthy(r, text, pronouns)))
-                  for r in kept.itertuples()]
+def asserting(cands: pd.DataFrame, threshold: float, min_p: float) -> pd.DataFrame:
+    """The candidates that count as assertions: accepted ones, and negated ones with p_lm >= min_p."""
+    return cands[is_binding(cands["p_lm"], threshold) | (cands["negated"] & (cands["p_lm"] >= min_p))]
+
+
+def candidate_binding(row: Any, text: str, min_p: float, pronouns: bool) -> Binding:
+    """An asserting candidate's Binding, usable when p_lm >= min_p, not negated and ``probe_worthy`` (set
+    (b)'s rules; the trainer's readouts, training/readouts.py, use the same)."""
+    return _candidate_binding(row, bool(row.p_lm >= min_p and not row.negated and probe_worthy(row, text, pronouns)))
+
+
+def readout_assertions(found: list[tuple[Any, Binding]]) -> Assertions:
+    """A passage's (asserting candidate row, Binding) as training/readouts.py reads them: the usable ones with
+    a name or noun mention may be asked."""
+    asked = [Asked(b, int(row.attr_i), query) for row, b in found if b.usable and (query := mention_query(row))]
+    return Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(b for _, b in found))
 
 
 def passage_assertions(cands: pd.DataFrame, text: str, threshold: float, min_p: float) -> Assertions:
-    """One passage's readout-worthy bindings (usable, with a name or noun mention) and assertions, from its
-    candidate rows with their p_lm: what training/readouts.py may ask."""
-    kept, bindings = candidate_bindings(cands, text, threshold, min_p, pronouns=False)
-    asked = [Asked(b, int(row.attr_i), query) for row, b in zip(kept.itertuples(), bindings)
-             if b.usable and (query := mention_query(row))]
-    return Assertions(tuple(sorted(asked, key=lambda a: a.binding.start)), tuple(bindings))
+    """One passage's readout assertions from its candidate rows with their p_lm."""
+    return readout_assertions([(r, candidate_binding(r, text, min_p, False))
+                               for r in asserting(cands, threshold, min_p).itertuples()])
 
 
 def load_assertions(run_dir: Path, splits: Iterable[str], min_p: float) -> dict[str, Assertions]:
-    """Per passage of ``splits`` of a run folder, its ``passage_assertions`` (the trainer's readouts take this
+    """Per passage of ``splits`` of a run folder, its readout assertions (the trainer's readouts take this
     function from the command that starts training: training may not import labelers)."""
     run = load_tables(run_dir, splits)
     texts = dict(zip(run.docs["doc_id"], run.docs["text"]))
-    return {doc_id: passage_assertions(cands, texts[doc_id], run.threshold, min_p)
-            for doc_id, cands in run.cands.groupby("doc_id", sort=False)}
+    by_doc: dict[str, list[tuple[Any, Binding]]] = {}
+    for row in asserting(run.cands, run.threshold, min_p).itertuples():  # one pass: itertuples is slow
+        by_doc.setdefault(row.doc_id, []).append((row, candidate_binding(row, texts[row.doc_id], min_p, False)))
+    return {doc_id: readout_assertions(found) for doc_id, found in by_doc.items()}
 
 
 def _candidate_binding(row: Any, usable: bool) -> Binding:
@@ -233,7 +240,8 @@ def generated_items(run_dir: Path, min_p: float = 0.9, split: str = "test", wind
         cands = by_doc.get(doc_id)
         if cands is None:
             continue
-        bindings = candidate_bindings(cands, text, run.threshold, min_p, pronouns)[1]
+        bindings = [candidate_binding(r, text, min_p, pronouns)
+                    for r in asserting(cands, run.threshold, min_p).itertuples()]
         queries = entity_queries(cands[MENTION_COLUMNS])
         items += passage_items(doc_id, text, bindings, queries, run.sentence_ends.get(doc_id, np.zeros(0)),
                                window_chars=window_chars, max_pairs=max_pairs,
