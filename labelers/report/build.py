@@ -97,6 +97,13 @@ def gold_tables(run: RunData, gold: Gold, split: str = "all") -> dict[str, pd.Da
     return {name: table for name, table in tables.items() if len(table)}
 
 
+def bound_counts(table: pd.DataFrame) -> dict[str, int]:
+    """Gold BOUND rows of an evaluation table and those that are no candidate (row -1: missed by every method,
+    recall lost before any LF votes; only passage rows have them, unmatched pairs are left out of the pair table)."""
+    bound = table["y"].to_numpy() == 1
+    return {"gold_bound": int(bound.sum()), "bound_no_candidate": int((bound & (table["row"].to_numpy() < 0)).sum())}
+
+
 def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = None,
                     explicit: bool = True, split: str = "all") -> dict[str, Any]:
     """Every figure and example of the report for one run folder, JSON-ready.
@@ -115,8 +122,8 @@ def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = Non
         "gold": (gold_summary(gold, run.cands) | {"note": note, "split": split}
                  if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
-        "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t)}
-                      for name, t in tables.items()},
+        "gold_sets": {name: {"rows": len(t), **bound_counts(t), "aggregation": aggregation(run, t),
+                             "calibration": calibration_on(run, t)} for name, t in tables.items()},
         "agreement": agreement_figures(run),
         "registers": register_figures(run.registers, run.register_meta),
         "errors": {"items": items, "by_lf": by_lf(items)},

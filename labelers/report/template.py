@@ -63,7 +63,7 @@ Agrees with LabelModel: the fraction of the LF's votes (on all candidates) that 
 
 <section id="aggregation"><h2>Aggregation against gold</h2>
 {% for name, s in f.gold_sets.items() %}
-<h3>gold {{ name }} ({{ s.rows|fmt }} rows)</h3>
+<h3>gold {{ name }} ({{ s.rows|fmt }} rows{% if name == "passages" %}; {{ s.gold_bound|fmt }} gold bindings, {{ s.bound_no_candidate|fmt }} of them no candidate{% endif %})</h3>
 <table><tr><th>method</th><th>precision</th><th>recall</th><th>F1</th><th>TP</th><th>FP</th><th>FN</th></tr>
 {% for method, label in [("label_model", "LabelModel"), ("majority_vote", "MajorityLabelVoter"), ("best_lf", "best single LF")] %}
 {% set m = s.aggregation[method] %}{% if m %}
