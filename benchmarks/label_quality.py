@@ -135,7 +135,8 @@ def load_matrix(run: Path) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.n
 
 
 def shown_run(run: Path) -> str:
-    return str(run.resolve().relative_to(ROOT)) if run.resolve().is_relative_to(ROOT) else run.name
+    """The run folder relative to the project when under it (a link there, e.g. runs/x -> /tmp/x, is kept)."""
+    return str(run.absolute().relative_to(ROOT)) if run.absolute().is_relative_to(ROOT) else run.name
 
 
 def factbook(run: Path) -> dict:
