@@ -33,14 +33,15 @@ P(BOUND) &gt; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.to
 {% if f.gold.files %}
 <p>Files: {% for file in f.gold.files %}<code>{{ file }}</code> {% endfor %}{% if f.gold.split and f.gold.split != "all" %}· gold figures on the <b>{{ f.gold.split }}</b> split's passages only{% endif %}</p>
 <table><tr><th>gold pairs</th><th>BOUND</th><th>matching no candidate</th><th>of which BOUND</th>
-<th>annotated passages</th><th>bindings listed</th><th>negated</th></tr>
+<th>annotated passages</th><th>bindings listed</th><th>of which no candidate</th><th>negated</th></tr>
 <tr><td class="n">{{ f.gold.pairs|fmt }}</td><td class="n">{{ f.gold.pairs_bound|fmt }}</td>
 <td class="n">{{ f.gold.pairs_unmatched|fmt }}</td><td class="n">{{ f.gold.pairs_unmatched_bound|fmt }}</td>
 <td class="n">{{ f.gold.passages|fmt }}</td><td class="n">{{ f.gold.passage_bindings|fmt }}</td>
-<td class="n">{{ f.gold.passage_negated|fmt }}</td></tr></table>
+<td class="n">{{ f.gold.passage_bindings_no_candidate|fmt }}</td><td class="n">{{ f.gold.passage_negated|fmt }}</td></tr></table>
 <p class="note">A gold pair that matches no candidate is a miss of candidate generation: it is listed in report.json
 (<code>gold.unmatched</code>) and left out of the pair metrics, which judge the labels of existing candidates.
-On annotated passages a gold binding that is no candidate counts as missed.</p>
+On annotated passages a gold binding that is no candidate counts as missed by every method: recall lost before any
+LF votes (listed in <code>gold.bindings_no_candidate</code>).</p>
 {% endif %}
 </section>
 
@@ -62,7 +63,7 @@ Agrees with LabelModel: the fraction of the LF's votes (on all candidates) that 
 
 <section id="aggregation"><h2>Aggregation against gold</h2>
 {% for name, s in f.gold_sets.items() %}
-<h3>gold {{ name }} ({{ s.rows|fmt }} rows)</h3>
+<h3>gold {{ name }} ({{ s.rows|fmt }} rows{% if name == "passages" %}; {{ s.gold_bound|fmt }} gold bindings, {{ s.bound_no_candidate|fmt }} of them no candidate{% endif %})</h3>
 <table><tr><th>method</th><th>precision</th><th>recall</th><th>F1</th><th>TP</th><th>FP</th><th>FN</th></tr>
 {% for method, label in [("label_model", "LabelModel"), ("majority_vote", "MajorityLabelVoter"), ("best_lf", "best single LF")] %}
 {% set m = s.aggregation[method] %}{% if m %}

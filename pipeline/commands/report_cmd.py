@@ -58,6 +58,11 @@ def report(
     console = Console()
     if figures["gold_sets"]:
         console.print(summary_table(figures))
+    if "passages" in figures["gold_sets"]:
+        scored, split = figures["gold_sets"]["passages"], figures["gold"]["split"]
+        console.print(f"gold passages{'' if split == 'all' else f' ({split} split)'}: {scored['gold_bound']:,} "
+                      f"bindings, {scored['bound_no_candidate']:,} of them no candidate (recall lost before any LF "
+                      "votes)", highlight=False)
     note = gold_note(figures, run_dir)
     if note:
         console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)

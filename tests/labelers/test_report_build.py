@@ -133,6 +133,11 @@ def gold_file(tmp_path: Path) -> Path:
 def test_figures_against_gold_pairs_and_passages(run_dir: Path, gold_file: Path):
     figures = write_report(run_dir, gold_file, None)
     assert figures["gold"]["pairs_unmatched"] == 1 and figures["gold"]["unmatched"][0]["label"] == "NOT_BOUND"
+    assert figures["gold"]["passage_bindings_no_candidate"] == 1  # day-happy; the negated Harriet-cold is no binding
+    assert {k: figures["gold_sets"]["passages"][k] for k in ("gold_bound", "bound_no_candidate")} == {
+        "gold_bound": 3, "bound_no_candidate": 1}
+    assert [(b["ent_start"], b["attr_start"]) for b in figures["gold"]["bindings_no_candidate"]] == [
+        (binding("d2", "day", "happy")["ent_start"], binding("d2", "day", "happy")["attr_start"])]
     pairs = figures["gold_sets"]["pairs"]["aggregation"]
     # matched pairs y = [1, 0, 0, 1]; LabelModel accepts [1, 1, 0, 0]; majority (p_mv > .5) [1, 0, 0, 0]
     assert (pairs["label_model"]["precision"], pairs["label_model"]["recall"]) == (0.5, 0.5)
