@@ -11,6 +11,7 @@ from labelers.report.agreement import agreement_figures
 from labelers.report.compare import figure_changes, flips
 from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
+from labelers.report.options import diagnosis, options_on_gold
 from labelers.report.gold import GOLD_SPLITS, KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
@@ -107,8 +108,11 @@ def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = Non
         "gold": (gold_summary(gold, match_pairs(gold.pairs, run.cands)) | {"note": note, "split": split}
                  if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
-        "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t)}
+        "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t),
+                             "options": options_on_gold(run, t)}
                       for name, t in tables.items()},
+        "labels_from": run.endmodel_source,
+        "diagnosis": diagnosis(run),
         "agreement": agreement_figures(run),
         "registers": register_figures(run.registers, run.register_meta),
         "errors": {"items": items, "by_lf": by_lf(items)},
