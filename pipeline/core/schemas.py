@@ -30,9 +30,9 @@ VOTES = "votes.parquet"
 0 NOT_BOUND, -1 ABSTAIN (rows in candidates.parquet's order)."""
 BINDINGS = "bindings.parquet"
 """kind `bindings`, metadata `method` (the aggregate.model option, or `majority_fallback`), `threshold`:
-`cand_id`, `p_lm`, `p_mv` float32 (P(BOUND) from the chosen aggregator and from majority vote), `accepted` bool (`p_lm >
-threshold`, pipeline.core.registers.is_binding: a majority-vote tie or a row without votes, 0.5, never
-binds); rows in candidates.parquet's order."""
+`cand_id`, `p_lm`, `p_mv` float32 (P(BOUND) from the chosen aggregator and from majority vote),
+`accepted` bool (`p_lm > threshold`, pipeline.core.registers.is_binding: a majority-vote tie or a row
+without votes, 0.5, never binds); rows in candidates.parquet's order."""
 AGGREGATORS = "aggregators.parquet"
 """kind `aggregators`, metadata `options`: `cand_id`, then one float32 column per aggregator option
 (labelers.aggregation.AGGREGATORS: `majority`, `label_model`, `snorkel_defaults`, `dawid_skene`,
@@ -46,8 +46,8 @@ registers stage takes its labels from this file."""
 REGISTERS = "registers.parquet"
 """kind `registers`, metadata `slots` K, `vocab` (index 0 `NOTHING`, 1 `OTHER`, then attribute lemmas),
 `threshold`, `docs_sha256`: one row per spaCy token: `doc_id`, `i`, `start`, `end`, `labels`
-list<int16>[K] (class of each slot), `conf` list<float32>[K] (the aggregated probability of the binding
-that set the label; 1.0 for NOTHING). Per passage, K slots track the first K distinct entities, in order
+list<int16>[K] (class of each slot), `conf` list<float32>[K] (endmodel.parquet's P(BOUND) of the
+binding that set the label; 1.0 for NOTHING). Per passage, K slots track the first K distinct entities, in order
 of first mention, that receive an accepted binding; at token t slot k holds the attribute most recently
 bound to entity k at or before t (a binding takes effect at the later of its two tokens), else NOTHING
 (pipeline.core.registers). The vocabulary is the `vocab_size` most frequent attribute lemmas among the
