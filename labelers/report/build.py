@@ -11,8 +11,8 @@ from labelers.report.agreement import agreement_figures
 from labelers.report.compare import figure_changes, flips
 from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
-from labelers.report.options import diagnosis, options_on_gold
 from labelers.report.gold import GOLD_SPLITS, KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
+from labelers.report.options import diagnosis, options_on_gold
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
 from pipeline.core.errors import UserError

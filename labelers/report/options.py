@@ -116,7 +116,8 @@ def lf_rows(run: RunData, L: np.ndarray, estimates: dict[str, dict[str, float]])
         for method, by_column in estimates.items():
             column = next((c for c in by_column if name in c.split("+")), None)
             est[method] = by_column.get(column) if column else None
-        out.append({"lf": name, "polarity": sorted(votes, reverse=True), "coverage": float(mine.mean()) if len(L) else 0.0,
+        out.append({"lf": name, "polarity": sorted(votes, reverse=True),
+                    "coverage": float(mine.mean()) if len(L) else 0.0,
                     "contradicted": ratio(contradicted.sum(), mine.sum()), "alone": ratio(alone.sum(), mine.sum()),
                     "estimates": est})
     return out

@@ -47,7 +47,8 @@ def test_every_option_is_fitted_and_the_chosen_one_is_the_run_label():
     for method in AGGREGATORS:
         result = aggregate(L, train, list("abcde"), method, settings(class_balance="majority"))
         assert result.method == method and set(result.options) == set(AGGREGATORS)
-        assert np.array_equal(result.p_lm, result.options[method]) and np.array_equal(result.p_mv, result.options["majority"])
+        assert np.array_equal(result.p_lm, result.options[method])
+        assert np.array_equal(result.p_mv, result.options["majority"])
         assert ((result.p_lm > 0.5) == truth).mean() > 0.75, method  # 0.78 (label_model) to 0.86 (majority)
         assert set(result.seconds) == set(AGGREGATORS)
     grouped = result.option_info["grouped_label_model"]

@@ -84,5 +84,6 @@ def test_the_weights_round_trip_byte_identically_and_a_pickle_is_refused(tmp_pat
 
 
 def test_config_problems_name_the_bad_values():
-    assert endmodel.EndModelConfig(C=0.0, max_iter=0).problems() == ["max_iter must be >= 1, got 0", "C must be > 0, got 0.0"]
+    assert endmodel.EndModelConfig(C=0.0, max_iter=0).problems() == ["max_iter must be >= 1, got 0",
+                                                                     "C must be > 0, got 0.0"]
     assert endmodel.EndModelConfig().problems() == []

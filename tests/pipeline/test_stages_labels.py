@@ -35,7 +35,8 @@ def labelled(tmp_path_factory) -> Path:
 
 
 def test_the_end_model_labels_the_registers_and_every_option_is_kept(labelled):
-    bindings, options = pd.read_parquet(labelled / "bindings.parquet"), pd.read_parquet(labelled / "aggregators.parquet")
+    bindings = pd.read_parquet(labelled / "bindings.parquet")
+    options = pd.read_parquet(labelled / "aggregators.parquet")
     labels, cands = pd.read_parquet(labelled / "endmodel.parquet"), pd.read_parquet(labelled / "candidates.parquet")
     assert list(options.columns) == ["cand_id", *AGGREGATORS] and options["cand_id"].equals(cands["cand_id"])
     assert options["label_model"].equals(bindings["p_lm"].rename("label_model"))
@@ -50,7 +51,8 @@ def test_the_end_model_labels_the_registers_and_every_option_is_kept(labelled):
     assert summary["method"] == "label_model" and set(summary["options"]) == set(AGGREGATORS)
     assert load_aggregator(labelled / "label_model.pt").method == "label_model"
     run = json.loads((labelled / "run.json").read_text())["stages"]
-    assert run["endmodel"]["summary"]["source"] == "endmodel" and set(run["aggregate"]["summary"]["seconds"]) == set(AGGREGATORS)
+    assert run["endmodel"]["summary"]["source"] == "endmodel"
+    assert set(run["aggregate"]["summary"]["seconds"]) == set(AGGREGATORS)
     assert 20 <= run["endmodel"]["summary"]["train_rows"] <= int((cands["split"] == "train").sum())
 
 
