@@ -256,16 +256,16 @@ def endmodel_stage(ctx: Context) -> dict[str, Any]:
         tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "pos", "dep", "lemma"], "tokens", S.SCHEMA_VERSION)
         trained = train(cands, tokens, p_aggregate, train_rows, cfg)
         ctx.warnings.extend(trained.warnings)
-        p, model, warned = trained.p_bound, trained.model, trained.warnings
+        p, model = trained.p_bound, trained.model
     else:
-        p, model, warned = p_aggregate, None, []
+        p, model = p_aggregate, None
     source = "endmodel" if model is not None else "aggregate"
     table = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": p.astype(np.float32)})
     table["accepted"] = is_binding(table["p_bound"], threshold)
     write_parquet(table, ctx.path(S.ENDMODEL), ctx.meta("endmodel", source=source, threshold=threshold))
     save_end_model(ctx.path(END_MODEL), model)
     return {"source": source, "train_rows": int(train_rows.sum()), "accepted": int(table["accepted"].sum()),
-            "changed_vs_aggregate": int((table["accepted"] != bindings["accepted"]).sum()), "warnings": warned}
+            "changed_vs_aggregate": int((table["accepted"] != bindings["accepted"]).sum())}
 
 
 def registers_stage(ctx: Context) -> dict[str, Any]:
