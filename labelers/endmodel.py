@@ -4,12 +4,13 @@ aggregated probabilistic labels, so that labels can generalise past what the LFs
 Features are hashed strings of the pair's structure, never the words of the entity or the adjective
 themselves (those would learn this corpus's noun-adjective habits, not binding): the dependency path,
 relation, POS / tag / dependency labels of both ends and of the words around and between them, the
-lemmas of closed-class words between them, the governor's lemma, distance buckets, the number
-of intervening nouns and the adjective's lexicon class. spaCy's contextual token vectors are not among
-them: tokens.parquet does not keep them (96 floats per token from the parse stage's tok2vec), and
-recomputing them means running the pipeline over the corpus a second time (the parse stage's cost). The loss is noise-aware: each training row appears as BOUND with weight P(BOUND) and as
-NOT_BOUND with weight 1 - P(BOUND) (the expected log loss under the soft label). Train rows are the
-train split's candidates with at least one vote (an all-abstain row only echoes the prior).
+lemmas of closed-class words between them, the governor's lemma, distance buckets, the number of
+intervening nouns and the adjective's lexicon class. spaCy's contextual token vectors are not among them:
+tokens.parquet does not keep them (96 floats per token from the parse stage's tok2vec), and recomputing
+them means running the pipeline over the corpus a second time (the parse stage's cost). The loss is
+noise-aware: each training row appears as BOUND with weight P(BOUND) and as NOT_BOUND with weight
+1 - P(BOUND) (the expected log loss under the soft label). Train rows are the train split's candidates
+with at least one vote (an all-abstain row only echoes the prior).
 """
 from __future__ import annotations
 
@@ -111,8 +112,8 @@ def fit(X: sparse.csr_matrix, p_bound: np.ndarray, config: EndModelConfig) -> En
     stacked = sparse.vstack([X, X]).tocsr()
     y = np.r_[np.ones(X.shape[0]), np.zeros(X.shape[0])]
     model.fit(stacked, y, sample_weight=np.r_[p_bound, 1.0 - p_bound])
-    sign = 1.0 if model.classes_[1] == 1.0 else -1.0  # classes_ is sorted: [0, 1]
-    return EndModel(sign * model.coef_[0].astype(np.float64), sign * float(model.intercept_[0]), config.window)
+    # both classes are always present (each row once as each), so coef_ is for classes_[1] = BOUND
+    return EndModel(model.coef_[0].astype(np.float64), float(model.intercept_[0]), config.window)
 
 
 def predict(model: EndModel, X: sparse.csr_matrix) -> np.ndarray:
