@@ -13,6 +13,7 @@ from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
 from labelers.report.gold import (GOLD_SPLITS, KEY, Gold, bindings_without_candidate, default_gold_paths, load_gold,
                                   match_pairs, passage_rows)
+from labelers.report.options import diagnosis, options_on_gold
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
 from pipeline.core.errors import UserError
@@ -123,7 +124,10 @@ def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = Non
                  if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
         "gold_sets": {name: {"rows": len(t), **bound_counts(t), "aggregation": aggregation(run, t),
-                             "calibration": calibration_on(run, t)} for name, t in tables.items()},
+                             "calibration": calibration_on(run, t), "options": options_on_gold(run, t)}
+                      for name, t in tables.items()},
+        "labels_from": run.endmodel_source,
+        "diagnosis": diagnosis(run),
         "agreement": agreement_figures(run),
         "registers": register_figures(run.registers, run.register_meta),
         "errors": {"items": items, "by_lf": by_lf(items)},
