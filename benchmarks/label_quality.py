@@ -9,7 +9,13 @@ the fully annotated gold regions of the valid and test chapters: precision, reca
 candidates accepted, and F1 minus majority vote's with a 95% interval from resampling gold passages.
 The diagnosis part lists, per LF, its precision on valid gold pairs and each model's estimated accuracy.
 
-    OMP_WAIT_POLICY=PASSIVE python benchmarks/label_quality.py --run runs/default
+With --factbook-run (a run of the Factbook corpus, data/factbook; command in data/gold/factbook/README.md)
+the same methods are fitted on that run's own train split and scored, with the same measures, on the
+Factbook gold set's dev and test halves (data/gold/factbook/dev.jsonl, test.jsonl: fully annotated
+regions, so passage rows only). For every gold table the results also count the gold bindings that are no
+candidate: recall lost before any LF votes.
+
+    OMP_WAIT_POLICY=PASSIVE python benchmarks/label_quality.py --run runs/default --factbook-run runs/factbook
 """
 from __future__ import annotations
 
@@ -36,6 +42,9 @@ from pipeline.core.io import read_parquet, write_json, write_text  # noqa: E402
 
 SPLITS = ("valid", "test")
 BOOTSTRAP = 1000
+FACTBOOK_GOLD = ROOT / "data/gold/factbook"
+FACTBOOK_HALVES = {"factbook-dev": "dev.jsonl", "factbook-test": "test.jsonl"}
+"""Split name in the results -> the Factbook gold file of that half."""
 
 
 def snorkel(L: np.ndarray, train: np.ndarray, balance: list[float] | None, l2: float):
@@ -108,6 +117,38 @@ def score(probs: dict, tables: dict[str, pd.DataFrame]) -> list[dict]:
     return rows
 
 
+def gold_counts(tables: dict[str, pd.DataFrame]) -> list[dict]:
+    """Per gold table: rows scored, gold bindings (BOUND), and those that are no candidate (row -1)."""
+    return [{"split": split, "gold": kind, "rows": len(t), "gold_bound": int(t["y"].sum()),
+             "bound_no_candidate": int(((t["row"] < 0) & (t["y"] == 1)).sum())} for (split, kind), t in tables.items()]
+
+
+def load_matrix(run: Path) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray, np.ndarray, object, list[str]]:
+    """docs, candidates, label matrix, train-split mask, end-model features and LF names of a run folder."""
+    docs = read_parquet(run / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
+    cands = read_parquet(run / S.CANDIDATES)
+    votes = read_parquet(run / S.VOTES)
+    tokens = read_parquet(run / S.TOKENS, ["doc_id", "i", "pos", "dep", "lemma"])
+    lf_names = [c for c in votes.columns if c not in ("cand_id", "split")]
+    L = votes[lf_names].to_numpy().astype(np.int64)
+    return docs, cands, L, (votes["split"] == "train").to_numpy(), endmodel.featurize(cands, tokens), lf_names
+
+
+def shown_run(run: Path) -> str:
+    """The run folder relative to the project when under it (a link there, e.g. runs/x -> /tmp/x, is kept)."""
+    return str(run.absolute().relative_to(ROOT)) if run.absolute().is_relative_to(ROOT) else run.name
+
+
+def factbook(run: Path) -> dict:
+    """Every method fitted on the Factbook run's train split, scored on the Factbook gold halves."""
+    docs, cands, L, train, X, lf_names = load_matrix(run)
+    probs, _, notes = methods(L, train, X, lf_names)
+    tables = {(half, "passages"): passage_rows(load_gold([FACTBOOK_GOLD / name], docs), cands)
+              for half, name in FACTBOOK_HALVES.items()}
+    return {"run": shown_run(run), "candidates": len(cands), "notes": notes, "scores": score(probs, tables),
+            "gold_counts": gold_counts(tables)}
+
+
 def lf_diagnosis(L: np.ndarray, lf_names: list[str], pairs: pd.DataFrame, accuracy: dict) -> list[dict]:
     valid = pairs[(pairs["split"] == "valid") & (pairs["row"] >= 0)]
     out = []
@@ -127,10 +168,18 @@ def markdown(results: dict) -> str:
              f"- run: `{results['run']}` ({results['candidates']:,} candidates, {results['lfs']} LFs); majority vote's "
              f"BOUND share of the train split {results['notes']['majority_balance']:.3f}; Dawid-Skene's learned "
              f"P(BOUND) {results['notes']['dawid_skene_prior_bound']:.3f}",
-             f"- LF groups that fire together (phi >= 0.5, same polarity): {results['notes']['groups']}", "",
+             f"- LF groups that fire together (phi >= 0.5, same polarity): {results['notes']['groups']}",
+             *([f"- Factbook run: `{results['factbook']['run']}` ({results['factbook']['candidates']:,} candidates), every "
+                "method fitted on its own train split; majority vote's BOUND share there "
+                f"{results['factbook']['notes']['majority_balance']:.3f}; LF groups "
+                f"{results['factbook']['notes']['groups']}"] if "factbook" in results else []), "",
+             "Gold bindings that are no candidate (recall lost before any LF votes; every method misses them):", "",
+             "| split | gold | rows scored | gold BOUND | of which no candidate |", "|---|---|---:|---:|---:|",
+             *(f"| {c['split']} | {c['gold']} | {c['rows']:,} | {c['gold_bound']:,} | {c['bound_no_candidate']:,} |"
+               for c in results["gold_counts"] + results.get("factbook", {}).get("gold_counts", [])), "",
              "| split | gold | method | precision | recall | F1 | F1 - majority [95% CI, passages resampled] | Brier | accepted |",
              "|---|---|---|---:|---:|---:|---|---:|---:|"]
-    for r in results["scores"]:
+    for r in results["scores"] + results.get("factbook", {}).get("scores", []):
         lo, hi = r["f1_minus_majority_ci"]
         lines.append(f"| {r['split']} | {r['gold']} | {r['method']} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} "
                      f"| {r['f1_minus_majority']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['brier']:.3f} | {r['accepted_share']:.3f} |")
@@ -148,16 +197,12 @@ def markdown(results: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=ROOT / "runs/default")
+    parser.add_argument("--factbook-run", type=Path, default=None,
+                        help="a run of data/factbook, scored on the Factbook gold halves (omitted: Austen only)")
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/label_quality.json")
     args = parser.parse_args()
-    docs = read_parquet(args.run / S.DOCS, S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
-    cands = read_parquet(args.run / S.CANDIDATES)
-    votes = read_parquet(args.run / S.VOTES)
-    tokens = read_parquet(args.run / S.TOKENS, ["doc_id", "i", "pos", "dep", "lemma"])
-    lf_names = [c for c in votes.columns if c not in ("cand_id", "split")]
-    L = votes[lf_names].to_numpy().astype(np.int64)
-    train = (votes["split"] == "train").to_numpy()
-    probs, accuracy, notes = methods(L, train, endmodel.featurize(cands, tokens), lf_names)
+    docs, cands, L, train, X, lf_names = load_matrix(args.run)
+    probs, accuracy, notes = methods(L, train, X, lf_names)
     gold = load_gold(default_gold_paths(ROOT / "data/gold"), docs)
     split_of = dict(zip(docs["doc_id"], docs["split"]))
     pairs = match_pairs(gold.pairs, cands).assign(split=lambda f: f["doc_id"].map(split_of))
@@ -166,9 +211,11 @@ def main() -> None:
               for kind, table in (("pairs", pairs), ("passages", regions))}
     results = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
                "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
-               "run": str(args.run.resolve().relative_to(ROOT)) if args.run.resolve().is_relative_to(ROOT) else args.run.name,
-               "candidates": len(cands), "lfs": len(lf_names), "notes": notes,
-               "scores": score(probs, tables), "lfs_diagnosis": lf_diagnosis(L, lf_names, pairs, accuracy)}
+               "run": shown_run(args.run), "candidates": len(cands), "lfs": len(lf_names), "notes": notes,
+               "scores": score(probs, tables), "gold_counts": gold_counts(tables),
+               "lfs_diagnosis": lf_diagnosis(L, lf_names, pairs, accuracy)}
+    if args.factbook_run is not None:
+        results["factbook"] = factbook(args.factbook_run)
     write_json(args.results, results)
     write_text(args.results.with_suffix(".md"), markdown(results))
     print(markdown(results))

@@ -1,6 +1,7 @@
 """The tests' one builder of run folders, written through ``save``: ``write_run`` (docs and hand-made
-registers, for the trainer) and ``write_labeled_run`` (every file of a labeled run: five passages "The <a>
-<noun> was <b> . <Name> was <c> .", for probe sets, label variants and measures)."""
+registers, for the trainer) and ``write_labeled_run`` (every file of a labeled run, the end model's labels
+being the aggregate's: five passages "The <a> <noun> was <b> . <Name> was <c> .", for probe sets, label
+variants and measures)."""
 from __future__ import annotations
 
 import re
@@ -115,5 +116,7 @@ def write_labeled_run(run_dir: Path) -> Path:
     write_parquet(tokens_df, run_dir / S.TOKENS, {**meta, "kind": "tokens"})
     write_parquet(cands_df, run_dir / S.CANDIDATES, {**meta, "kind": "candidates"})
     write_parquet(bindings, run_dir / S.BINDINGS, {**meta, "kind": "bindings", "threshold": THRESHOLD})
+    labels = pd.DataFrame({"cand_id": bindings["cand_id"], "p_bound": bindings["p_lm"], "accepted": bindings["accepted"]})
+    write_parquet(labels, run_dir / S.ENDMODEL, {**meta, "kind": "endmodel", "source": "aggregate", "threshold": THRESHOLD})
     table, vocab, _ = materialise(tokens_df, cands_df, bindings["p_lm"].to_numpy(), THRESHOLD, 2, 20)
     return save(run_dir, docs_df, table, {"slots": 2, "vocab": vocab, "threshold": THRESHOLD})

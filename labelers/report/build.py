@@ -11,7 +11,9 @@ from labelers.report.agreement import agreement_figures
 from labelers.report.compare import figure_changes, flips
 from labelers.report.disagreements import by_lf, disagreements
 from labelers.report.evaluate import aggregation, calibration_on, lf_table
-from labelers.report.gold import GOLD_SPLITS, KEY, Gold, default_gold_paths, load_gold, match_pairs, passage_rows
+from labelers.report.gold import (GOLD_SPLITS, KEY, Gold, bindings_without_candidate, default_gold_paths, load_gold,
+                                  match_pairs, passage_rows)
+from labelers.report.options import diagnosis, options_on_gold
 from labelers.report.rundata import RunData, load_run
 from labelers.report.targets import register_figures, register_view
 from pipeline.core.errors import UserError
@@ -68,15 +70,22 @@ def gold_note(figures: dict[str, Any], run_dir: Path) -> str | None:
     return NEEDS_GOLD.format(run=run_dir) if gold.get("needs_gold") else gold.get("note")
 
 
-def gold_summary(gold: Gold, pairs: pd.DataFrame) -> dict[str, Any]:
-    unmatched = pairs[pairs["row"] < 0]
+def _keyed(row: pd.Series) -> dict[str, Any]:
+    return {k: (str(row[k]) if k == "doc_id" else int(row[k])) for k in KEY}
+
+
+def gold_summary(gold: Gold, cands: pd.DataFrame) -> dict[str, Any]:
+    """Counts of the gold set, and its items that no candidate matches (misses of candidate generation)."""
+    pairs = match_pairs(gold.pairs, cands)
+    unmatched, missed = pairs[pairs["row"] < 0], bindings_without_candidate(gold, cands)
     return {"files": gold.files, "pairs": len(pairs), "pairs_bound": int(pairs["y"].sum()),
             "pairs_unmatched": len(unmatched), "pairs_unmatched_bound": int(unmatched["y"].sum()),
-            "unmatched": [{**{k: (str(r[k]) if k == "doc_id" else int(r[k])) for k in KEY},
-                           "label": "BOUND" if r["y"] else "NOT_BOUND", "source": r["source"]}
+            "unmatched": [{**_keyed(r), "label": "BOUND" if r["y"] else "NOT_BOUND", "source": r["source"]}
                           for _, r in unmatched.iterrows()],
             "passages": len(gold.passages), "passage_bindings": int((~gold.bindings["negated"].astype(bool)).sum()),
-            "passage_negated": int(gold.bindings["negated"].astype(bool).sum())}
+            "passage_negated": int(gold.bindings["negated"].astype(bool).sum()),
+            "passage_bindings_no_candidate": len(missed),
+            "bindings_no_candidate": [{**_keyed(r), "source": r["source"]} for _, r in missed.iterrows()]}
 
 
 def gold_tables(run: RunData, gold: Gold, split: str = "all") -> dict[str, pd.DataFrame]:
@@ -87,6 +96,13 @@ def gold_tables(run: RunData, gold: Gold, split: str = "all") -> dict[str, pd.Da
         in_split = set(run.docs.loc[run.docs["split"] == split, "doc_id"])
         tables = {name: t[t["doc_id"].isin(in_split)].reset_index(drop=True) for name, t in tables.items()}
     return {name: table for name, table in tables.items() if len(table)}
+
+
+def bound_counts(table: pd.DataFrame) -> dict[str, int]:
+    """Gold BOUND rows of an evaluation table and those that are no candidate (row -1: missed by every method,
+    recall lost before any LF votes; only passage rows have them, unmatched pairs are left out of the pair table)."""
+    bound = table["y"].to_numpy() == 1
+    return {"gold_bound": int(bound.sum()), "bound_no_candidate": int((bound & (table["row"].to_numpy() < 0)).sum())}
 
 
 def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = None,
@@ -104,11 +120,14 @@ def compute_figures(run: RunData, gold_paths: list[Path], note: str | None = Non
         "threshold": run.threshold,
         "totals": {"passages": len(run.docs), "candidates": len(run.cands), "lfs": len(run.lf_names),
                    "accepted": int(run.bindings["accepted"].sum())},
-        "gold": (gold_summary(gold, match_pairs(gold.pairs, run.cands)) | {"note": note, "split": split}
+        "gold": (gold_summary(gold, run.cands) | {"note": note, "split": split}
                  if gold is not None else {"files": [], "note": note, "needs_gold": needs_gold}),
         "lfs": lf_table(run, tables.get("pairs")),
-        "gold_sets": {name: {"rows": len(t), "aggregation": aggregation(run, t), "calibration": calibration_on(run, t)}
+        "gold_sets": {name: {"rows": len(t), **bound_counts(t), "aggregation": aggregation(run, t),
+                             "calibration": calibration_on(run, t), "options": options_on_gold(run, t)}
                       for name, t in tables.items()},
+        "labels_from": run.endmodel_source,
+        "diagnosis": diagnosis(run),
         "agreement": agreement_figures(run),
         "registers": register_figures(run.registers, run.register_meta),
         "errors": {"items": items, "by_lf": by_lf(items)},

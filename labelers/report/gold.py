@@ -240,6 +240,14 @@ def match_pairs(pairs: pd.DataFrame, cands: pd.DataFrame) -> pd.DataFrame:
     return pairs.merge(index, on=KEY, how="left").fillna({"row": -1}).astype({"row": int})
 
 
+def bindings_without_candidate(gold: Gold, cands: pd.DataFrame) -> pd.DataFrame:
+    """The non-negated gold bindings that match no candidate: recall that candidate generation loses before
+    any LF votes (every method misses them)."""
+    positive = gold.bindings[~gold.bindings["negated"].astype(bool)]
+    known = pd.MultiIndex.from_frame(cands[KEY])
+    return positive[~pd.MultiIndex.from_frame(positive[KEY]).isin(known)].reset_index(drop=True)
+
+
 def passage_rows(gold: Gold, cands: pd.DataFrame) -> pd.DataFrame:
     """One row per candidate inside an annotated region (y = 1 when it is a non-negated gold binding),
     plus one row per gold binding that is no candidate (row = -1, a certain miss)."""

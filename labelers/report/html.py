@@ -8,6 +8,7 @@ import jinja2
 
 from labelers.report.figures import report_plots
 from labelers.report.metrics import ECE_BINS
+from labelers.report.options import BOOTSTRAP
 from labelers.report.snippets import highlight
 from labelers.report.template import TEMPLATE
 
@@ -40,4 +41,4 @@ def environment() -> jinja2.Environment:
 
 def render(figures: dict[str, Any]) -> str:
     return environment().from_string(TEMPLATE).render(
-        f=figures, plots=report_plots(figures), per_group=ITEMS_PER_GROUP, ece_bins=ECE_BINS)
+        f=figures, plots=report_plots(figures), per_group=ITEMS_PER_GROUP, ece_bins=ECE_BINS, bootstrap=BOOTSTRAP)

@@ -15,7 +15,8 @@ from pipeline.core.io import check_aligned, read_metadata, read_parquet
 
 NEEDED = {S.DOCS: "ingest", S.CANDIDATES: "candidates", S.VOTES: "label", S.BINDINGS: "aggregate",
           "aggregate.json": "aggregate", S.REGISTERS: "registers"}
-"""Each file the report reads and the stage that writes it."""
+"""Each file the report needs and the stage that writes it (aggregators.parquet and endmodel.parquet, read
+when present, are left out so that a run folder from before them still gets its report)."""
 
 
 @dataclass
@@ -33,6 +34,12 @@ class RunData:
     register_meta: dict[str, Any]
     threshold: float
     """accepted = p_lm > threshold (bindings.parquet metadata)."""
+    options: dict[str, np.ndarray]
+    """P(BOUND) of every aggregator option (aggregators.parquet); empty for a run folder from before it."""
+    endmodel: np.ndarray | None
+    """P(BOUND) the registers were made from (endmodel.parquet), None for a run folder from before it."""
+    endmodel_source: str | None
+    """"endmodel" (the end model's P(BOUND)) or "aggregate" (p_lm copied through)."""
 
 
 def check_complete(run_dir: Path) -> None:
@@ -55,5 +62,15 @@ def load_run(run_dir: Path) -> RunData:
     registers = read_parquet(run_dir / S.REGISTERS, S.REGISTER_COLUMNS, "registers", S.SCHEMA_VERSION)
     aggregate = json.loads((run_dir / "aggregate.json").read_text(encoding="utf-8"))
     L = votes[lf_names].to_numpy(np.int64).reshape(len(votes), len(lf_names))
+    options, endmodel, source = {}, None, None
+    if (run_dir / S.AGGREGATORS).exists():
+        frame = read_parquet(run_dir / S.AGGREGATORS, ["cand_id"], "aggregators", S.SCHEMA_VERSION)
+        check_aligned(run_dir, S.AGGREGATORS, frame, cands)
+        options = {name: frame[name].to_numpy(np.float64) for name in read_metadata(run_dir / S.AGGREGATORS)["options"]}
+    if (run_dir / S.ENDMODEL).exists():
+        frame = read_parquet(run_dir / S.ENDMODEL, S.ENDMODEL_COLUMNS, "endmodel", S.SCHEMA_VERSION)
+        check_aligned(run_dir, S.ENDMODEL, frame, cands)
+        endmodel, source = frame["p_bound"].to_numpy(np.float64), read_metadata(run_dir / S.ENDMODEL)["source"]
     return RunData(run_dir, docs, cands, L, lf_names, bindings, aggregate, registers,
-                   read_metadata(run_dir / S.REGISTERS), float(read_metadata(run_dir / S.BINDINGS)["threshold"]))
+                   read_metadata(run_dir / S.REGISTERS), float(read_metadata(run_dir / S.BINDINGS)["threshold"]),
+                   options, endmodel, source)

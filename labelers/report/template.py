@@ -25,7 +25,7 @@ TEMPLATE = """<!DOCTYPE html>
 P(BOUND) &gt; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.totals.candidates|fmt }} candidates,
 {{ f.totals.accepted|fmt }} accepted, {{ f.totals.lfs }} labeling functions</p>
 <nav><a href="#gold">gold</a><a href="#lfs">labeling functions</a><a href="#aggregation">aggregation</a>
-<a href="#calibration">calibration</a><a href="#registers">register targets</a><a href="#errors">error browser</a>
+<a href="#options">aggregator options</a><a href="#diagnosis">aggregator diagnosis</a><a href="#calibration">calibration</a><a href="#registers">register targets</a><a href="#errors">error browser</a>
 <a href="#agreement">agreement</a><a href="#contested">contested</a><a href="#register-view">register view</a>{% if f.compare is defined %}<a href="#compare">compare</a>{% endif %}</nav>
 
 <section id="gold"><h2>Gold set</h2>
@@ -33,14 +33,15 @@ P(BOUND) &gt; {{ f.threshold }} · {{ f.totals.passages|fmt }} passages, {{ f.to
 {% if f.gold.files %}
 <p>Files: {% for file in f.gold.files %}<code>{{ file }}</code> {% endfor %}{% if f.gold.split and f.gold.split != "all" %}· gold figures on the <b>{{ f.gold.split }}</b> split's passages only{% endif %}</p>
 <table><tr><th>gold pairs</th><th>BOUND</th><th>matching no candidate</th><th>of which BOUND</th>
-<th>annotated passages</th><th>bindings listed</th><th>negated</th></tr>
+<th>annotated passages</th><th>bindings listed</th><th>of which no candidate</th><th>negated</th></tr>
 <tr><td class="n">{{ f.gold.pairs|fmt }}</td><td class="n">{{ f.gold.pairs_bound|fmt }}</td>
 <td class="n">{{ f.gold.pairs_unmatched|fmt }}</td><td class="n">{{ f.gold.pairs_unmatched_bound|fmt }}</td>
 <td class="n">{{ f.gold.passages|fmt }}</td><td class="n">{{ f.gold.passage_bindings|fmt }}</td>
-<td class="n">{{ f.gold.passage_negated|fmt }}</td></tr></table>
+<td class="n">{{ f.gold.passage_bindings_no_candidate|fmt }}</td><td class="n">{{ f.gold.passage_negated|fmt }}</td></tr></table>
 <p class="note">A gold pair that matches no candidate is a miss of candidate generation: it is listed in report.json
 (<code>gold.unmatched</code>) and left out of the pair metrics, which judge the labels of existing candidates.
-On annotated passages a gold binding that is no candidate counts as missed.</p>
+On annotated passages a gold binding that is no candidate counts as missed by every method: recall lost before any
+LF votes (listed in <code>gold.bindings_no_candidate</code>).</p>
 {% endif %}
 </section>
 
@@ -62,7 +63,7 @@ Agrees with LabelModel: the fraction of the LF's votes (on all candidates) that 
 
 <section id="aggregation"><h2>Aggregation against gold</h2>
 {% for name, s in f.gold_sets.items() %}
-<h3>gold {{ name }} ({{ s.rows|fmt }} rows)</h3>
+<h3>gold {{ name }} ({{ s.rows|fmt }} rows{% if name == "passages" %}; {{ s.gold_bound|fmt }} gold bindings, {{ s.bound_no_candidate|fmt }} of them no candidate{% endif %})</h3>
 <table><tr><th>method</th><th>precision</th><th>recall</th><th>F1</th><th>TP</th><th>FP</th><th>FN</th></tr>
 {% for method, label in [("label_model", "LabelModel"), ("majority_vote", "MajorityLabelVoter"), ("best_lf", "best single LF")] %}
 {% set m = s.aggregation[method] %}{% if m %}
@@ -74,6 +75,54 @@ Agrees with LabelModel: the fraction of the LF's votes (on all candidates) that 
 <p class="note">LabelModel: the run's accepted label. Majority vote: BOUND on a strict majority of votes (a tie or no
 vote asserts nothing). Best single LF: the BOUND-voting LF with the highest F1 on that gold set. On passages,
 recall is binding-level: gold bindings that are accepted candidates / all gold bindings.</p>
+</section>
+
+<section id="options"><h2>Aggregator options and the end model against majority vote</h2>
+<p class="note">Every option of <code>aggregate.model</code>, fitted on the train split by the aggregate stage
+(aggregators.parquet), and the end model (endmodel.parquet) when the run trained one; the run's aggregator is
+marked &#9733;, and the registers take their labels from <b>{{ f.labels_from or "the aggregate" }}</b>.
+&Delta;F1 is F1 minus majority vote's, with a 95% paired bootstrap interval ({{ bootstrap }} resamples of gold
+passages, each scoring both methods). Brier and ECE are on the gold rows that are candidates; accepted is the
+share of all candidates with P(BOUND) &gt; {{ f.threshold }}.</p>
+{% for name, s in f.gold_sets.items() %}
+<h3>gold {{ name }}{% if f.gold.split and f.gold.split != "all" %}, {{ f.gold.split }} split{% endif %}</h3>
+{% if s.options %}<table><tr><th>method</th><th>precision</th><th>recall</th><th>F1</th><th>&Delta;F1 vs majority [95% CI]</th>
+<th>Brier</th><th>ECE</th><th>accepted</th></tr>
+{% for r in s.options %}<tr><td>{{ r.method }}{% if r.chosen %} &#9733;{% endif %}</td><td class="n">{{ r.precision|fmt }}</td>
+<td class="n">{{ r.recall|fmt }}</td><td class="n">{{ r.f1|fmt }}</td>
+<td class="n">{{ r.f1_minus_majority|signed }} [{{ r.f1_minus_majority_ci[0]|signed }}, {{ r.f1_minus_majority_ci[1]|signed }}]</td>
+<td class="n">{{ r.brier|fmt }}</td><td class="n">{{ r.ece|fmt }}</td><td class="n">{{ r.accepted_share|fmt }}</td></tr>
+{% endfor %}</table>
+{% else %}<p class="note">This run folder has no aggregators.parquet (it predates it): rerun the aggregate stage to compare the options.</p>{% endif %}
+{% else %}<p class="note">No gold rows: the options are not measured.</p>{% endfor %}
+</section>
+
+<section id="diagnosis"><h2>Aggregator diagnosis</h2>
+{% set d = f.diagnosis %}
+<p class="note">What the label models see on the train split ({{ d.train_rows|fmt }} candidates). Needs no gold set.</p>
+{% for m, reason in d.unfitted.items() %}<p class="warn">{{ m }} not fitted: {{ reason }}</p>{% endfor %}
+<p><b>Class balance.</b> Majority vote calls {{ d.class_balance.majority_vote_bound_share|fmt }} of the train split BOUND;
+P(BOUND) each model assumes or learns:
+{% for m, v in d.class_balance.items() if m != "majority_vote_bound_share" %}{{ m }} {{ v|fmt }}{% if not loop.last %} · {% endif %}{% endfor %}.</p>
+<p><b>Vote patterns.</b> No vote {{ d.votes.no_vote|fmt }} · NOT_BOUND votes only {{ d.votes.not_bound_only|fmt }} ·
+BOUND votes only {{ d.votes.bound_only|fmt }} · both {{ d.votes.both|fmt }} of train candidates;
+{{ d.bound_votes_contradicted|fmt }} of the candidates with a BOUND vote also get a NOT_BOUND vote.</p>
+<p><b>LFs that fire together</b> (same polarity, phi &ge; 0.5 between their firing; overlap = candidates both vote on /
+candidates either votes on). Under the conditional-independence assumption each member counts as separate evidence.</p>
+<table><tr><th>group</th><th>vote</th><th>coverage</th><th>all members fire</th><th>pairs: phi, overlap</th></tr>
+{% for g in d.groups %}<tr><td>{{ g.lfs|join(", ") }}</td><td>{{ "BOUND" if g.vote == 1 else "NOT_BOUND" }}</td>
+<td class="n">{{ g.coverage|fmt }}</td><td class="n">{{ g.all_fire|fmt }}</td>
+<td>{% for p in g.pairs %}{{ p.a }} &times; {{ p.b }}: {{ p.phi|fmt(2) }}, {{ p.overlap|fmt(2) }}{% if not loop.last %}<br>{% endif %}{% endfor %}</td></tr>
+{% else %}<tr><td colspan="5" class="note">none</td></tr>{% endfor %}</table>
+<p class="note">Per LF on the train split: contradicted = share of its votes where another LF votes the other class;
+alone = share where no other LF votes. Then each option's estimated accuracy of the LF (a merged group's under
+each member); compare with the gold precision in the labeling-function table. A BOUND-voting LF estimated near
+0.5 while rarely contradicted is rated by the model's class balance and regularisation, not by its conflicts.</p>
+{% set methods = d.lfs[0].estimates.keys()|list if d.lfs else [] %}
+<table><tr><th>LF</th><th>polarity</th><th>coverage</th><th>contradicted</th><th>alone</th>{% for m in methods %}<th>{{ m }}</th>{% endfor %}</tr>
+{% for lf in d.lfs %}<tr><td>{{ lf.lf }}</td><td>{{ lf.polarity|polarity }}</td><td class="n">{{ lf.coverage|fmt }}</td>
+<td class="n">{{ lf.contradicted|fmt }}</td><td class="n">{{ lf.alone|fmt }}</td>
+{% for m in methods %}<td class="n">{{ lf.estimates[m]|fmt(2) }}</td>{% endfor %}</tr>{% endfor %}</table>
 </section>
 
 <section id="calibration"><h2>Calibration</h2>

@@ -35,6 +35,19 @@ def summary_table(figures: dict[str, Any]) -> Table:
     return table
 
 
+def options_table(name: str, rows: list[dict[str, Any]]) -> Table:
+    """One row per aggregator option (and the end model) on one gold set: P, R, F1, F1 minus majority vote's
+    and its paired bootstrap interval; the run's aggregator is starred (Brier and ECE: report.html)."""
+    table = Table(title=f"aggregator options vs majority vote, gold {name}")
+    for column in ("method", "P", "R", "F1", "ΔF1", "95% CI"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for r in rows:
+        lo, hi = r["f1_minus_majority_ci"]
+        table.add_row(r["method"] + ("*" if r["chosen"] else ""), _fmt(r["precision"]), _fmt(r["recall"]),
+                      _fmt(r["f1"]), f"{r['f1_minus_majority']:+.3f}", f"[{lo:+.3f},{hi:+.3f}]")
+    return table
+
+
 def agreement_line(figures: dict[str, Any]) -> str:
     """The gold-free headline: the LF that agrees least with the LabelModel and the contested candidates."""
     rated = [lf for lf in figures["lfs"] if lf.get("agree_lm") is not None]
@@ -58,6 +71,14 @@ def report(
     console = Console()
     if figures["gold_sets"]:
         console.print(summary_table(figures))
+        for name, section in figures["gold_sets"].items():
+            if section["options"]:
+                console.print(options_table(name, section["options"]))
+    if "passages" in figures["gold_sets"]:
+        scored, split = figures["gold_sets"]["passages"], figures["gold"]["split"]
+        console.print(f"gold passages{'' if split == 'all' else f' ({split} split)'}: {scored['gold_bound']:,} "
+                      f"bindings, {scored['bound_no_candidate']:,} of them no candidate (recall lost before any LF "
+                      "votes)", highlight=False)
     note = gold_note(figures, run_dir)
     if note:
         console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)

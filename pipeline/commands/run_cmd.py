@@ -14,7 +14,7 @@ from pipeline.commands.stages import STAGE_NAMES
 from pipeline.core.config_loader import load_config, parse_overrides
 
 HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
-             "aggregate": "accepted", "registers": "token_fraction_any_slot", "report": "html",
+             "aggregate": "accepted", "endmodel": "accepted", "registers": "token_fraction_any_slot", "report": "html",
              "train": "eval_ce_loss"}
 
 

@@ -207,31 +207,65 @@ def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
 
 
 LABEL_MODEL = "label_model.pt"
-"""The LabelModel's parameters (labelers.aggregation.load_label_model reads them)."""
+"""The chosen aggregator's parameters (labelers.aggregation.load_aggregator reads them)."""
 
 
 def aggregate_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.aggregation import aggregate, save_label_model
+    from labelers.aggregation import aggregate, save_aggregator
     from pipeline.core.registers import is_binding
 
     votes, lf_names = read_votes(ctx)
     cfg = ctx.config.aggregate
     L = votes[lf_names].to_numpy(dtype=np.int64)
-    result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, epochs=cfg.epochs, lr=cfg.lr,
-                       l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows,
-                       class_balance=cfg.class_balance)
+    result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, cfg.model, cfg.settings())
     ctx.warnings.extend(result.warnings)
     bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
                              "p_mv": result.p_mv.astype(np.float32)})
     bindings["accepted"] = is_binding(bindings["p_lm"], cfg.threshold)
-    method = "label_model" if result.model is not None else "majority_fallback"
-    write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold))
-    save_label_model(ctx.path(LABEL_MODEL), result.model, lf_names)
-    summary = {"method": method, "accepted": int(bindings["accepted"].sum()),
+    write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=result.method,
+                                                           threshold=cfg.threshold))
+    options = pd.DataFrame({"cand_id": votes["cand_id"]} | {name: p.astype(np.float32)
+                                                             for name, p in result.options.items()})
+    write_parquet(options, ctx.path(S.AGGREGATORS), ctx.meta("aggregators", options=list(result.options)))
+    save_aggregator(ctx.path(LABEL_MODEL), result.fitted)
+    summary = {"method": result.method, "accepted": int(bindings["accepted"].sum()),
                "accepted_fraction": round(float(bindings["accepted"].mean()), 4) if len(bindings) else 0.0,
                "lf_accuracy_estimates": {k: round(v, 4) for k, v in result.weights.items()}}
-    write_json(ctx.path("aggregate.json"), summary | {"warnings": result.warnings})
-    return summary
+    write_json(ctx.path("aggregate.json"), summary | {"options": result.option_info, "warnings": result.warnings})
+    return summary | {"seconds": {k: round(v, 2) for k, v in result.seconds.items()}}
+
+
+END_MODEL = "endmodel.pt"
+"""The end model's weights (labelers.endmodel.load_end_model reads them)."""
+
+
+def endmodel_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.endmodel import save_end_model, train
+    from labelers.labels import ABSTAIN
+    from pipeline.core.registers import is_binding
+
+    cands = read_parquet(ctx.path(S.CANDIDATES), None, "candidates", S.SCHEMA_VERSION)
+    bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
+    votes, lf_names = read_votes(ctx)
+    check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
+    check_aligned(ctx.run_dir, S.VOTES, votes, cands)
+    cfg, threshold = ctx.config.endmodel, ctx.config.aggregate.threshold
+    p_aggregate = bindings["p_lm"].to_numpy(np.float64)
+    train_rows = (cands["split"] == "train").to_numpy() & (votes[lf_names].to_numpy() != ABSTAIN).any(axis=1)
+    if cfg.enabled:
+        tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "pos", "dep", "lemma"], "tokens", S.SCHEMA_VERSION)
+        trained = train(cands, tokens, p_aggregate, train_rows, cfg)
+        ctx.warnings.extend(trained.warnings)
+        p, model = trained.p_bound, trained.model
+    else:
+        p, model = p_aggregate, None
+    source = "endmodel" if model is not None else "aggregate"
+    table = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": p.astype(np.float32)})
+    table["accepted"] = is_binding(table["p_bound"], threshold)
+    write_parquet(table, ctx.path(S.ENDMODEL), ctx.meta("endmodel", source=source, threshold=threshold))
+    save_end_model(ctx.path(END_MODEL), model)
+    return {"source": source, "train_rows": int(train_rows.sum()), "accepted": int(table["accepted"].sum()),
+            "changed_vs_aggregate": int((table["accepted"] != bindings["accepted"]).sum())}
 
 
 def registers_stage(ctx: Context) -> dict[str, Any]:
@@ -240,11 +274,12 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
     tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
     cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"],
                          "candidates", S.SCHEMA_VERSION)
-    bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
+    # the end model's labels, or the aggregate's copied through when it is disabled (endmodel.enabled)
+    labels = read_parquet(ctx.path(S.ENDMODEL), S.ENDMODEL_COLUMNS, "endmodel", S.SCHEMA_VERSION)
+    check_aligned(ctx.run_dir, S.ENDMODEL, labels, cands)
     cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
     with progress_bar("registers", tokens["doc_id"].nunique()) as advance:
-        table, vocab, summary = materialise(tokens, cands, bindings["p_lm"].to_numpy(), threshold,
+        table, vocab, summary = materialise(tokens, cands, labels["p_bound"].to_numpy(), threshold,
                                             cfg.slots, cfg.vocab_size, advance)
     write_parquet(table, ctx.path(S.REGISTERS), ctx.meta(
         "registers", slots=cfg.slots, vocab=vocab, threshold=threshold,
@@ -336,11 +371,14 @@ STAGES: tuple[Stage, ...] = (
           volatile=("batch_size", "n_process", "shard_docs"), environment=pipeline_environment),
     Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",), candidates_stage),
     Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",), label_stage),
-    Stage("aggregate", (S.VOTES,), (S.BINDINGS, LABEL_MODEL, "aggregate.json"), ("aggregate",),
+    Stage("aggregate", (S.VOTES,), (S.BINDINGS, S.AGGREGATORS, LABEL_MODEL, "aggregate.json"), ("aggregate",),
           aggregate_stage),
-    Stage("registers", (S.DOCS, S.TOKENS, S.CANDIDATES, S.BINDINGS), (S.REGISTERS,),
+    Stage("endmodel", (S.CANDIDATES, S.TOKENS, S.VOTES, S.BINDINGS), (S.ENDMODEL, END_MODEL),
+          ("endmodel", "aggregate"), endmodel_stage),
+    Stage("registers", (S.DOCS, S.TOKENS, S.CANDIDATES, S.ENDMODEL), (S.REGISTERS,),
           ("registers", "aggregate"), registers_stage),
-    Stage("report", (S.DOCS, S.CANDIDATES, S.VOTES, S.BINDINGS, "aggregate.json", S.REGISTERS),
+    Stage("report", (S.DOCS, S.CANDIDATES, S.VOTES, S.BINDINGS, S.AGGREGATORS, "aggregate.json", S.ENDMODEL,
+                     S.REGISTERS),
           ("report.html", "report.json"), ("report",), report_stage, environment=report_environment),
     Stage("train", (S.DOCS, S.REGISTERS), (MODEL_CKPT,), ("train",), train_stage),
     # the run's own files are inputs too: a run of another corpus builds its probe set from them

@@ -29,15 +29,25 @@ VOTES = "votes.parquet"
 """kind `votes`, metadata `lfs`: `cand_id`, `split`, then one int8 column per labeling function: 1 BOUND,
 0 NOT_BOUND, -1 ABSTAIN (rows in candidates.parquet's order)."""
 BINDINGS = "bindings.parquet"
-"""kind `bindings`, metadata `method` (`label_model` or `majority_fallback`), `threshold`: `cand_id`,
-`p_lm`, `p_mv` float32 (P(BOUND) from the LabelModel and from majority vote), `accepted` bool (`p_lm >
-threshold`, pipeline.core.registers.is_binding: a majority-vote tie or a row without votes, 0.5, never
-binds); rows in candidates.parquet's order."""
+"""kind `bindings`, metadata `method` (the aggregate.model option, or `majority_fallback`), `threshold`:
+`cand_id`, `p_lm`, `p_mv` float32 (P(BOUND) from the chosen aggregator and from majority vote),
+`accepted` bool (`p_lm > threshold`, pipeline.core.registers.is_binding: a majority-vote tie or a row
+without votes, 0.5, never binds); rows in candidates.parquet's order."""
+AGGREGATORS = "aggregators.parquet"
+"""kind `aggregators`, metadata `options`: `cand_id`, then one float32 column per aggregator option
+(labelers.aggregation.AGGREGATORS: `majority`, `label_model`, `snorkel_defaults`, `dawid_skene`,
+`grouped_label_model`), its P(BOUND), each fitted on the train split; rows in candidates.parquet's order.
+The chosen option's column equals bindings.parquet's `p_lm`."""
+ENDMODEL = "endmodel.parquet"
+"""kind `endmodel`, metadata `source` (`endmodel`, or `aggregate` when the end model is disabled or fell
+back), `threshold`: `cand_id`, `p_bound` float32 (the end model's P(BOUND); the aggregate's `p_lm` when
+`source` is `aggregate`), `accepted` bool (`p_bound > threshold`); rows in candidates.parquet's order. The
+registers stage takes its labels from this file."""
 REGISTERS = "registers.parquet"
 """kind `registers`, metadata `slots` K, `vocab` (index 0 `NOTHING`, 1 `OTHER`, then attribute lemmas),
 `threshold`, `docs_sha256`: one row per spaCy token: `doc_id`, `i`, `start`, `end`, `labels`
-list<int16>[K] (class of each slot), `conf` list<float32>[K] (the aggregated probability of the binding
-that set the label; 1.0 for NOTHING). Per passage, K slots track the first K distinct entities, in order
+list<int16>[K] (class of each slot), `conf` list<float32>[K] (endmodel.parquet's P(BOUND) of the
+binding that set the label; 1.0 for NOTHING). Per passage, K slots track the first K distinct entities, in order
 of first mention, that receive an accepted binding; at token t slot k holds the attribute most recently
 bound to entity k at or before t (a binding takes effect at the later of its two tokens), else NOTHING
 (pipeline.core.registers). The vocabulary is the `vocab_size` most frequent attribute lemmas among the
@@ -49,6 +59,7 @@ TOKEN_COLUMNS = ["doc_id", "sent", "i", "start", "end", "text", "ws", "lemma", "
 CANDIDATE_KEY_COLUMNS = ["cand_id", "doc_id", "sent", "ent_i", "attr_i", "ent_start", "ent_end",
                          "attr_start", "attr_end", "ent_id"]
 BINDING_COLUMNS = ["cand_id", "p_lm", "p_mv", "accepted"]
+ENDMODEL_COLUMNS = ["cand_id", "p_bound", "accepted"]
 REGISTER_COLUMNS = ["doc_id", "i", "start", "end", "labels", "conf"]
 
 # Register classes: index 0 and 1 are fixed, attribute lemmas follow from index 2.

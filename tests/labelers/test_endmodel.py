@@ -29,3 +29,61 @@ def test_noise_aware_fit_follows_soft_labels():
     p = np.tile([0.9, 0.2], 50)  # soft labels: amod pairs mostly bound, unlinked ones mostly not
     predicted = endmodel.predict(endmodel.fit(X, p, endmodel.EndModelConfig(C=100.0)), X)
     assert abs(predicted[0] - 0.9) < 0.05 and abs(predicted[1] - 0.2) < 0.05
+
+
+def soft_labelled(n: int = 50) -> tuple[pd.DataFrame, np.ndarray]:
+    return pd.DataFrame([candidate(2, 1, "amod"), candidate(2, 4, "none")] * n), np.tile([0.9, 0.2], n)
+
+
+def test_train_predicts_every_candidate_from_the_train_rows_only():
+    cands, p = soft_labelled()
+    rows = np.arange(len(cands)) < 60
+    rows[1::2] = False  # 30 amod pairs and 2 unlinked ones are the train rows
+    rows[1] = rows[3] = True
+    trained = endmodel.train(cands, TOKENS, p, rows, endmodel.EndModelConfig(C=100.0, min_train_rows=10))
+    assert trained.model is not None and trained.train_rows == 32 and not trained.warnings
+    assert len(trained.p_bound) == len(cands) and abs(trained.p_bound[0] - 0.9) < 0.05
+
+
+def test_too_few_or_one_sided_train_rows_fall_back_to_the_aggregate_with_a_warning():
+    cands, p = soft_labelled()
+    config = endmodel.EndModelConfig(min_train_rows=200)
+    small = endmodel.train(cands, TOKENS, p, np.ones(len(cands), bool), config)
+    assert small.model is None and np.array_equal(small.p_bound, p)
+    assert "only 100 train-split candidate(s) have a vote (endmodel.min_train_rows = 200)" in small.warnings[0]
+    one_sided = endmodel.train(cands, TOKENS, np.full(len(cands), 0.1), np.ones(len(cands), bool),
+                               endmodel.EndModelConfig(min_train_rows=10))
+    assert one_sided.model is None and "one class only" in one_sided.warnings[0]
+
+
+def test_the_weights_round_trip_byte_identically_and_a_pickle_is_refused(tmp_path):
+    import pytest
+    import torch
+
+    from pipeline.core.errors import UserError
+
+    cands, p = soft_labelled()
+    X = endmodel.featurize(cands, TOKENS)
+    models = [endmodel.fit(X, p, endmodel.EndModelConfig()) for _ in range(2)]
+    for n, model in enumerate(models):
+        endmodel.save_end_model(tmp_path / f"{n}.pt", model)
+    assert (tmp_path / "0.pt").read_bytes() == (tmp_path / "1.pt").read_bytes()
+    loaded = endmodel.load_end_model(tmp_path / "0.pt")
+    assert np.array_equal(loaded.predict(X), models[0].predict(X)) and loaded.window == 2
+    endmodel.save_end_model(tmp_path / "none.pt", None)
+    assert endmodel.load_end_model(tmp_path / "none.pt") is None
+
+    class Payload:
+        def __reduce__(self):
+            return open, (str(tmp_path / "code-ran"), "w")
+
+    torch.save({"format": endmodel.ENDMODEL_FORMAT, "fitted": Payload()}, tmp_path / "evil.pt")
+    with pytest.raises(UserError, match="could run code: rerun the endmodel stage"):
+        endmodel.load_end_model(tmp_path / "evil.pt")
+    assert not (tmp_path / "code-ran").exists()
+
+
+def test_config_problems_name_the_bad_values():
+    assert endmodel.EndModelConfig(C=0.0, max_iter=0).problems() == ["max_iter must be >= 1, got 0",
+                                                                     "C must be > 0, got 0.0"]
+    assert endmodel.EndModelConfig().problems() == []

@@ -32,6 +32,8 @@ CANDS = [("d1", "Emma", "handsome", (1, -1, 1), .9, 1.0),
          ("d2", "day", "cold", (1, -1, 1), .8, 1.0),
          ("d2", "Harriet", "cold", (-1, 0, 0), .2, 0.0),
          ("d3", "It", "clever", (-1, 0, -1), .3, 0.0)]
+P_END = [.8, .3, .2, .7, .9, .1, .2]
+"""The end model's P(BOUND) per candidate: right on every matched gold pair."""
 VOCAB = ["NOTHING", "OTHER", "handsome", "cold"]
 # (doc, token index, slot, label, conf): the label holds from that token to the end of the passage
 REGISTER_EVENTS = [("d1", 2, 0, 2, .9), ("d2", 7, 0, 3, .8)]
@@ -90,8 +92,16 @@ def make_run(run_dir: Path, p_lm_override: dict[int, float] | None = None) -> Pa
     write_parquet(votes, run_dir / "votes.parquet", meta("votes", lfs=LFS))
     write_parquet(bindings, run_dir / "bindings.parquet", meta("bindings", method="label_model", threshold=0.5))
     write_parquet(register_frame(), run_dir / "registers.parquet", meta("registers", slots=2, vocab=VOCAB))
-    write_json(run_dir / "aggregate.json", {"method": "label_model",
-                                            "lf_accuracy_estimates": {"lf_pos": .8, "lf_neg": .7, "lf_both": .9}})
+    options = pd.DataFrame({"cand_id": cands["cand_id"], "majority": bindings["p_mv"], "label_model": bindings["p_lm"]})
+    write_parquet(options, run_dir / "aggregators.parquet", meta("aggregators", options=["majority", "label_model"]))
+    end = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": np.array(P_END, np.float32)})
+    end["accepted"] = end["p_bound"] > 0.5
+    write_parquet(end, run_dir / "endmodel.parquet", meta("endmodel", source="endmodel", threshold=0.5))
+    estimates = {"lf_pos": .8, "lf_neg": .7, "lf_both": .9}
+    write_json(run_dir / "aggregate.json", {"method": "label_model", "lf_accuracy_estimates": estimates,
+                                            "options": {"majority": {"fitted": True, "lf_accuracy_estimates": {}},
+                                                        "label_model": {"fitted": True, "class_balance_bound": 0.4,
+                                                                        "lf_accuracy_estimates": estimates}}})
     return run_dir
 
 
@@ -133,6 +143,11 @@ def gold_file(tmp_path: Path) -> Path:
 def test_figures_against_gold_pairs_and_passages(run_dir: Path, gold_file: Path):
     figures = write_report(run_dir, gold_file, None)
     assert figures["gold"]["pairs_unmatched"] == 1 and figures["gold"]["unmatched"][0]["label"] == "NOT_BOUND"
+    assert figures["gold"]["passage_bindings_no_candidate"] == 1  # day-happy; the negated Harriet-cold is no binding
+    assert {k: figures["gold_sets"]["passages"][k] for k in ("gold_bound", "bound_no_candidate")} == {
+        "gold_bound": 3, "bound_no_candidate": 1}
+    assert [(b["ent_start"], b["attr_start"]) for b in figures["gold"]["bindings_no_candidate"]] == [
+        (binding("d2", "day", "happy")["ent_start"], binding("d2", "day", "happy")["attr_start"])]
     pairs = figures["gold_sets"]["pairs"]["aggregation"]
     # matched pairs y = [1, 0, 0, 1]; LabelModel accepts [1, 1, 0, 0]; majority (p_mv > .5) [1, 0, 0, 0]
     assert (pairs["label_model"]["precision"], pairs["label_model"]["recall"]) == (0.5, 0.5)
@@ -154,13 +169,42 @@ def test_figures_against_gold_pairs_and_passages(run_dir: Path, gold_file: Path)
     assert json.loads((run_dir / "report.json").read_text()) == json.loads(json.dumps(figures))
 
 
+def test_every_option_and_the_end_model_against_majority_vote(run_dir: Path, gold_file: Path):
+    figures = write_report(run_dir, gold_file, None)
+    rows = {r["method"]: r for r in figures["gold_sets"]["pairs"]["options"]}
+    assert list(rows) == ["majority", "label_model", "endmodel"] and figures["labels_from"] == "endmodel"
+    # matched pairs y = [1, 0, 0, 1]: majority accepts [1, 0, 0, 0], label_model [1, 1, 0, 0], endmodel [1, 0, 0, 1]
+    assert rows["majority"]["f1"] == pytest.approx(2 / 3) and rows["label_model"]["chosen"]
+    assert rows["label_model"]["f1_minus_majority"] == pytest.approx(0.5 - 2 / 3)
+    assert rows["endmodel"]["f1_minus_majority"] == pytest.approx(1 / 3)
+    assert rows["endmodel"]["brier"] == pytest.approx((.2 ** 2 + .3 ** 2 + .2 ** 2 + .3 ** 2) / 4)
+    for r in rows.values():
+        lo, hi = r["f1_minus_majority_ci"]
+        assert lo <= r["f1_minus_majority"] + 1e-9 and r["f1_minus_majority"] - 1e-9 <= hi
+    diagnosis = figures["diagnosis"]
+    assert diagnosis["train_rows"] == 1 and diagnosis["class_balance"] == {"majority_vote_bound_share": 0.0,
+                                                                          "label_model": 0.4}
+    assert diagnosis["votes"] == {"no_vote": 0.0, "not_bound_only": 1.0, "bound_only": 0.0, "both": 0.0}
+    page = (run_dir / "report.html").read_text()
+    assert '<section id="options">' in page and '<section id="diagnosis">' in page and "endmodel" in page
+
+
+def test_a_run_folder_from_before_the_options_still_gets_its_report(run_dir: Path, gold_file: Path):
+    (run_dir / "aggregators.parquet").unlink()
+    (run_dir / "endmodel.parquet").unlink()
+    figures = write_report(run_dir, gold_file, None)
+    assert figures["gold_sets"]["pairs"]["options"] == [] and figures["labels_from"] is None
+    assert "predates it" in (run_dir / "report.html").read_text()
+
+
 def test_page_is_self_contained(run_dir: Path, gold_file: Path):
     write_report(run_dir, gold_file, None)
     page = (run_dir / "report.html").read_text()
     assert "http" not in page and "<script" not in page and "<link" not in page
     assert set(re.findall(r'src="([a-z]+):', page)) == {"data"}
     assert 'The <mark class="ent">room</mark> was not <mark class="attr">large</mark>.' in page
-    for section in ("gold", "lfs", "aggregation", "calibration", "registers", "errors", "register-view"):
+    for section in ("gold", "lfs", "aggregation", "options", "diagnosis", "calibration", "registers", "errors",
+                    "register-view"):
         assert f'<section id="{section}">' in page
 
 
@@ -195,6 +239,8 @@ def test_cli_prints_the_table(run_dir: Path, gold_file: Path):
     result = CliRunner().invoke(app, ["report", str(run_dir), "--gold", str(gold_file)])
     assert result.exit_code == 0, result.output
     assert "LabelModel" in result.output and "report.html" in result.output
+    assert "aggregator options vs majority vote, gold pairs" in result.output
+    assert "label_model*" in result.output and "[+0.000,+0.000]" in result.output
 
 
 def test_split_filter_keeps_the_gold_of_one_split(run_dir: Path, gold_file: Path):

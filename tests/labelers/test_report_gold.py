@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from labelers.report.gold import load_gold, match_pairs, passage_rows
+from labelers.report.gold import bindings_without_candidate, load_gold, match_pairs, passage_rows
 from pipeline.core.errors import UserError
 
 DOCS = pd.DataFrame({"doc_id": ["d1"], "text": ["Emma was handsome and clever."]})
@@ -91,3 +91,14 @@ def test_passage_rows_label_candidates_in_the_region_and_add_missed_bindings(tmp
     narrow = dict(passage, end=20, bindings=[])  # region "Emma was handsome an": candidate 1 is outside
     rows = passage_rows(load_gold([write(tmp_path, [narrow])], DOCS), CANDS)
     assert rows[["row", "y"]].values.tolist() == [[0, 0]]
+
+
+def test_bindings_without_candidate_are_the_non_negated_gold_bindings_no_candidate_matches(tmp_path: Path):
+    passage = {"type": "passage", "doc_id": "d1", "bindings": [
+        {"ent_start": 0, "ent_end": 4, "attr_start": 22, "attr_end": 28, "negated": False},    # candidate 1
+        {"ent_start": 9, "ent_end": 17, "attr_start": 0, "attr_end": 4, "negated": True},      # negated: no binding
+        {"ent_start": 9, "ent_end": 17, "attr_start": 22, "attr_end": 28, "negated": False}]}  # no candidate
+    missed = bindings_without_candidate(load_gold([write(tmp_path, [passage])], DOCS), CANDS)
+    assert missed[["ent_start", "attr_start"]].values.tolist() == [[9, 22]]
+    empty = load_gold([write(tmp_path, [dict(passage, bindings=[])])], DOCS)
+    assert bindings_without_candidate(empty, CANDS).empty

@@ -40,9 +40,11 @@ HARBOR = Path(__file__).parents[1] / "fixtures" / "own" / "harbor.txt"
 CORPUS, RUN = "harbor.txt", "run"
 
 # Sized so every stage does real work in seconds: 10 passages in 5 parse shards; the LabelModel (not the
-# small-corpus fallback) is fitted; 60 training steps with a checkpoint every 20; the probe is scored.
+# small-corpus fallback) is fitted and the end model trained; 60 training steps with a checkpoint every 20;
+# the probe is scored.
 SETTINGS = ["--ingest.valid_fraction=0.2", "--ingest.test_fraction=0.2", "--parse.shard_docs=2",
-            "--aggregate.min_train_rows=20", "--aggregate.epochs=50", "--probe.min_pairs=5",
+            "--aggregate.min_train_rows=20", "--aggregate.epochs=50", "--endmodel.min_train_rows=20",
+            "--probe.min_pairs=5",
             "--train.steps=60", "--train.eval_every=20", "--train.n_layer=1", "--train.n_head=2",
             "--train.d_model=16", "--train.block_size=32", "--train.bpe_vocab_size=512",
             "--train.batch_size=2", "--train.warmup_steps=0"]

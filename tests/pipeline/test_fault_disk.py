@@ -60,11 +60,11 @@ class Fault:
 DEFAULT = [("config.toml", ENOSPC, 1), ("docs.parquet", EIO, 1), (".parts/parse/*.parquet", ENOSPC, 2),
            ("tokens.parquet", CREATE, 1), ("candidates.parquet", ENOSPC, 1), ("run.lock", EIO, 1),
            ("votes.parquet", ENOSPC, 1), ("label_model.pt", ENOSPC, 1), ("aggregate.json", EIO, 1),
-           ("registers.parquet", ENOSPC, 1), ("report.html", EIO, 1), ("model/ckpt.pt", ENOSPC, 2),
+           ("endmodel.pt", ENOSPC, 1), ("registers.parquet", ENOSPC, 1), ("report.html", EIO, 1), ("model/ckpt.pt", ENOSPC, 2),
            ("probe.json", EIO, 1), ("run.json", ENOSPC, 1)]
 WRITES = ["config.toml", "docs.parquet", "splits.json", "ingest_report.json", ".parts/parse/*.parquet",
-          "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet", "label_model.pt",
-          "aggregate.json", "registers.parquet", "report.json", "report.html", "model/config.toml",
+          "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet", "aggregators.parquet",
+          "label_model.pt", "aggregate.json", "endmodel.parquet", "endmodel.pt", "registers.parquet", "report.json", "report.html", "model/config.toml",
           "model/tokenizer.json", "model/metrics.jsonl", "model/ckpt.pt", "probes_test.jsonl", "probe.json",
           "run.lock", "run.json"]
 FULL = [(target, kind, 2 if target in ("model/ckpt.pt", ".parts/parse/*.parquet") else 1)

@@ -46,7 +46,8 @@ def test_full_run_writes_every_file(finished_run):
     assert [s for s in report["stages"]] == list(STAGE_NAMES)
     for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
                  "registers.parquet", "config.toml", "run.lock", "run.json", "report.html", "report.json",
-                 "label_model.pt", "ingest_report.json", "splits.json", "model/ckpt.pt", "probe.json"):
+                 "label_model.pt", "aggregators.parquet", "endmodel.parquet", "endmodel.pt", "ingest_report.json",
+                 "splits.json", "model/ckpt.pt", "probe.json"):
         assert (run_dir / name).exists(), name
     assert not list(run_dir.glob(".*.tmp")), "no temporary file may be left behind"
     meta = read_metadata(run_dir / "registers.parquet")
@@ -58,6 +59,11 @@ def test_full_run_writes_every_file(finished_run):
     # a corpus this small cannot fit the LabelModel: majority vote, with the warning recorded
     assert read_metadata(run_dir / "bindings.parquet")["method"] == "majority_fallback"
     assert any("majority vote used" in w for w in report["warnings"])
+    # nor the end model: the registers take the aggregate's labels, with the warning recorded
+    labels = pd.read_parquet(run_dir / "endmodel.parquet")
+    assert read_metadata(run_dir / "endmodel.parquet")["source"] == "aggregate"
+    assert labels["p_bound"].equals(pd.read_parquet(run_dir / "bindings.parquet")["p_lm"].rename("p_bound"))
+    assert any("end model not trained, the aggregate's labels are used" in w for w in report["warnings"])
     assert any("ingest skipped 5" in w for w in report["warnings"])
     # not the bundled corpus: the probe set is built from the run's test split, too small to score
     probes = json.loads((run_dir / "probe.json").read_text())
@@ -97,7 +103,7 @@ def test_same_inputs_give_same_outputs(finished_run, tmp_path):
     other = tmp_path / "other"
     run_pipeline(other, load_config(PipelineConfig, run_dir / "config.toml"), until="registers")
     for name in ("docs.parquet", "tokens.parquet", "candidates.parquet", "votes.parquet", "bindings.parquet",
-                 "registers.parquet"):
+                 "aggregators.parquet", "endmodel.parquet", "registers.parquet"):
         assert pd.read_parquet(other / name).equals(pd.read_parquet(run_dir / name)), name
 
 
@@ -109,7 +115,7 @@ def test_config_change_reruns_only_affected_stages(finished_run, tmp_path):
     report = run_pipeline(copy, config, until="registers")
     status = {name: s["status"] for name, s in report["stages"].items()}
     assert status == {"ingest": "cached", "parse": "cached", "candidates": "cached", "label": "cached",
-                      "aggregate": "cached", "registers": "ran"}
+                      "aggregate": "cached", "endmodel": "cached", "registers": "ran"}
     assert read_metadata(copy / "registers.parquet")["slots"] == 2
     forced = run_pipeline(copy, config, until="candidates", force=True)
     assert {s["status"] for s in forced["stages"].values()} == {"ran"}
