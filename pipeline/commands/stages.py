@@ -318,13 +318,15 @@ DEFAULT_PROBES = ("data/probes/gold_test.jsonl", "data/probes/generated_test.jso
 def train_stage(ctx: Context) -> dict[str, Any]:
     """A short training run on the run's own registers into RUN_DIR/model/ (always from scratch: the
     stage reruns only when its inputs, config or code changed)."""
+    from labelers.probe_sets import load_assertions
     from training.train import train
 
     out = ctx.path(MODEL_DIR)
     if out.exists():
         shutil.rmtree(out)
     sections = ctx.config.train
-    records = train(dataclasses.replace(sections, data=dataclasses.replace(sections.data, labels=str(ctx.run_dir))), out)
+    records = train(dataclasses.replace(sections, data=dataclasses.replace(sections.data, labels=str(ctx.run_dir))), out,
+                    assertions=load_assertions)
     last = records[-1]
     return {"checkpoint": str(ctx.path(MODEL_CKPT)), "steps": last["step"],
             "tokens_per_s": round(last["tokens_per_s"], 1), "train_seconds": round(sum(
