@@ -62,22 +62,53 @@ def majority_class_balance(p_mv_train: np.ndarray) -> list[float]:
     return [1.0 - bound, bound]
 
 
-def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epochs: int, lr: float,
-              l2: float, seed: int, min_train_rows: int, class_balance: str = "learned") -> Aggregate:
-    p_mv = majority_proba(L)
-    reason = fallback_reason(L[train_mask], min_train_rows)
+@dataclass
+class Fitted:
+    model: LabelModel | None
+    """The fitted LabelModel, or None after a fallback to majority vote."""
+    warnings: list[str] = field(default_factory=list)
+    weights: dict[str, float] = field(default_factory=dict)
+    """The LabelModel's estimated accuracy of each LF that votes on the train split (empty after a fallback)."""
+
+
+def fit_label_model(L_train: np.ndarray, lf_names: list[str], *, epochs: int, lr: float, l2: float, seed: int,
+                    min_train_rows: int, class_balance: str = "learned") -> Fitted:
+    """The LabelModel fitted on the train split's votes, or None (with the reason) when they cannot fit one."""
+    reason = fallback_reason(L_train, min_train_rows)
     if reason is not None:
-        return Aggregate(p_mv.copy(), p_mv, None, [f"LabelModel not fitted, majority vote used: {reason}"])
+        return Fitted(None, [f"LabelModel not fitted, majority vote used: {reason}"])
     model = LabelModel(cardinality=2, verbose=False, device="cpu")
-    balance = majority_class_balance(p_mv[train_mask]) if class_balance == "majority" else None
-    model.fit(L[train_mask], class_balance=balance, n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
-    p_lm = model.predict_proba(L)[:, BOUND]
-    voted = (L[train_mask] != ABSTAIN).any(axis=0)
+    balance = majority_class_balance(majority_proba(L_train)) if class_balance == "majority" else None
+    model.fit(L_train, class_balance=balance, n_epochs=epochs, lr=lr, l2=l2, seed=seed, progress_bar=False)
+    voted = (L_train != ABSTAIN).any(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):  # an LF that never votes on train: 0/0, clipped
         estimates = model.get_weights()
     # such an LF's estimate is an artefact of the clipping (1.0), not a learned accuracy: left out
     weights = {name: float(w) for name, w, v in zip(lf_names, estimates, voted) if v}
-    return Aggregate(p_lm, p_mv, model, [], weights)
+    return Fitted(model, [], weights)
+
+
+def bound_proba(model: LabelModel | None, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(p_lm, p_mv): P(BOUND) of each row from the LabelModel (majority vote's after a fallback) and from
+    majority vote. Row by row: a shard's rows get the values they get in the whole table."""
+    p_mv = majority_proba(L)
+    return (model.predict_proba(L)[:, BOUND] if model is not None else p_mv.copy()), p_mv
+
+
+def fit_sample(n_rows: int, rate: float, seed: int, shard: int) -> np.ndarray:
+    """Which of a shard's train rows the LabelModel is fitted on when the train split is subsampled: each row
+    with probability ``rate``, from a generator seeded by (seed, shard), so the sample does not depend on
+    which process reads the shard."""
+    return np.random.default_rng([seed, shard]).random(n_rows) < rate
+
+
+def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], *, epochs: int, lr: float,
+              l2: float, seed: int, min_train_rows: int, class_balance: str = "learned") -> Aggregate:
+    """The LabelModel fitted on the train rows of one label matrix, applied to all of its rows."""
+    fitted = fit_label_model(L[train_mask], lf_names, epochs=epochs, lr=lr, l2=l2, seed=seed,
+                             min_train_rows=min_train_rows, class_balance=class_balance)
+    p_lm, p_mv = bound_proba(fitted.model, L)
+    return Aggregate(p_lm, p_mv, fitted.model, fitted.warnings, fitted.weights)
 
 
 def label_model_state(model: LabelModel | None, lf_names: list[str]) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """spaCy parsing to a token table, and Docs rebuilt from that table (so later stages never re-parse)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -37,6 +38,18 @@ def load_pipeline(name: str) -> spacy.Language:
         if component not in NEEDED:
             nlp.disable_pipe(component)
     return nlp
+
+
+@lru_cache(maxsize=4)
+def shared_pipeline(name: str) -> spacy.Language:
+    """``load_pipeline`` once per process: every parse task a worker runs uses the pipeline it loaded first."""
+    return load_pipeline(name)
+
+
+@lru_cache(maxsize=4)
+def language_vocab(lang: str) -> Vocab:
+    """The language's vocab (lexical attributes such as is_stop and like_num come from it), once per process."""
+    return spacy.blank(lang).vocab
 
 
 def pipeline_id(nlp: spacy.Language) -> str:

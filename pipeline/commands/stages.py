@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -16,18 +15,17 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 import pandas as pd
 
-from pipeline.commands.lock import json_sha256
+from pipeline.commands.cluster import Shard, Tasks, doc_shards, finish_parts, row_group_shards, run_shards
 from pipeline.core import schemas as S
-from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core.io import (check_aligned, check_kind, file_sha256, num_rows, read_row_group, read_rows, read_table,
+                              row_groups, write_json, write_parquet, write_part)
 from pipeline.core.paths import PROJECT_ROOT
-from pipeline.core.progress import Advance, progress_bar
+from pipeline.core.progress import progress_bar
 
 # Named in annotations only: spaCy loads in the stages that parse, and PipelineConfig imports torch (through
 # the trainer's config sections), which the command line loads only when it runs the pipeline.
 if TYPE_CHECKING:
-    from spacy.language import Language
-
-    from pipeline.commands.pipeline_config import PipelineConfig
+    from pipeline.commands.pipeline_config import CandidatesConfig, ParseConfig, PipelineConfig
 
 
 @dataclass
@@ -35,6 +33,10 @@ class Context:
     run_dir: Path
     config: PipelineConfig
     warnings: list[str] = dataclasses.field(default_factory=list)
+    tasks: Tasks = dataclasses.field(default_factory=Tasks)
+    """Where the sharded stages' tasks run (pipeline.commands.cluster)."""
+    key: str = ""
+    """The stage's fingerprint as one hash (the runner sets it): it names the stage's shard parts."""
 
     def path(self, name: str) -> Path:
         return self.run_dir / name
@@ -101,69 +103,72 @@ def pipeline_environment(config: PipelineConfig) -> dict[str, Any]:
     return {"pipeline": name, "pipeline_version": version, "spacy": spacy.__version__}
 
 
-def _parse_shard(ctx: Context, nlp: Language, shard: pd.DataFrame, key: str, parts: Path, advance: Advance) -> Path:
-    from labelers.parsing import parse_frame
+def parse_part(shard: Shard, cfg: ParseConfig, docs: str) -> dict[str, Any]:
+    """Parse task: the token rows of passages [shard.begin, shard.end) of docs.parquet."""
+    import spacy
 
-    part = parts / f"{key}.parquet"
-    if part.exists():  # finished by an earlier, interrupted run
-        advance(len(shard))
-        return part
-    cfg = ctx.config.parse
-    frame = parse_frame(nlp, shard["doc_id"].tolist(), shard["text"].tolist(), cfg.batch_size,
-                        cfg.n_process, advance)
-    write_parquet(frame, part)
-    return part
+    from labelers.parsing import parse_frame, pipeline_id, shared_pipeline
+
+    nlp = shared_pipeline(cfg.pipeline)
+    rows = read_rows(Path(docs), shard.begin, shard.end, ["doc_id", "text"])
+    frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process)
+    summary = {"rows": len(rows), "tokens": len(frame), "words": int(rows["text"].str.split().str.len().sum()),
+               "sentences": int(frame.groupby("doc_id")["sent"].max().add(1).sum()), "pipeline": pipeline_id(nlp),
+               "lang": nlp.lang, "components": nlp.pipe_names, "spacy": spacy.__version__}
+    write_part(frame, Path(shard.part), summary)
+    return summary
 
 
 def parse_stage(ctx: Context) -> dict[str, Any]:
-    import spacy
+    from labelers.parsing import resolve_pipeline
 
-    from labelers.parsing import load_pipeline, pipeline_id
-
-    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
-    nlp = load_pipeline(ctx.config.parse.pipeline)
-    used = pipeline_id(nlp)
-    parts = ctx.path(".parts") / "parse"
-    parts.mkdir(parents=True, exist_ok=True)
-    size, started, files = ctx.config.parse.shard_docs, time.perf_counter(), []
-    with progress_bar(f"parse ({used})", len(docs)) as advance:
-        for begin in range(0, len(docs), size):
-            shard = docs.iloc[begin:begin + size]
-            key = json_sha256([used, spacy.__version__, shard["doc_id"].tolist()])[:24]
-            files.append(_parse_shard(ctx, nlp, shard, key, parts, advance))
-    tokens = pd.concat([read_parquet(f) for f in files], ignore_index=True)
+    docs, cfg = ctx.path(S.DOCS), ctx.config.parse
+    check_kind(docs, "docs", S.SCHEMA_VERSION)
+    n_docs, started = num_rows(docs), time.perf_counter()
+    shards = doc_shards(ctx.run_dir, "parse", ctx.key, n_docs, cfg.shard_docs)
+    found = run_shards(ctx.tasks, f"parse ({resolve_pipeline(cfg.pipeline)})", n_docs, parse_part, shards, cfg=cfg,
+                       docs=str(docs))
+    first = found[0]
+    finish_parts(shards, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=first["pipeline"], lang=first["lang"],
+                                                      spacy=first["spacy"]), ctx.run_dir, "parse")
     seconds = time.perf_counter() - started
-    write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, lang=nlp.lang,
-                                                       spacy=spacy.__version__))
-    shutil.rmtree(parts)
-    if not any(parts.parent.iterdir()):
-        parts.parent.rmdir()
-    words = int(docs["text"].str.split().str.len().sum())
-    return {"pipeline": used, "spacy": spacy.__version__, "components": nlp.pipe_names,
-            "tokens": len(tokens), "sentences": int(tokens.groupby("doc_id")["sent"].max().add(1).sum()),
-            "words_per_s": round(words / seconds, 1)}
+    return {"pipeline": first["pipeline"], "spacy": first["spacy"], "components": first["components"],
+            "tokens": sum(f["tokens"] for f in found), "sentences": sum(f["sentences"] for f in found),
+            "words_per_s": round(sum(f["words"] for f in found) / seconds, 1)}
+
+
+def candidates_part(shard: Shard, cfg: CandidatesConfig, run_dir: str, lang: str) -> dict[str, Any]:
+    """Candidates task: the candidate rows of the passages in row group shard.index of tokens.parquet."""
+    from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
+    from labelers.parsing import docs_from_tokens, language_vocab
+
+    tokens = read_row_group(Path(run_dir) / S.TOKENS, shard.index, S.TOKEN_COLUMNS)
+    doc_ids = tokens["doc_id"].unique().tolist()
+    rows = [row for doc_id, doc in docs_from_tokens(language_vocab(lang), tokens, doc_ids)
+            for row in extract_candidates(doc, doc_id, max_distance=cfg.max_distance)]
+    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
+    splits = read_table(Path(run_dir) / S.DOCS, ["doc_id", "split"]).to_pandas()
+    frame["split"] = frame["doc_id"].map(dict(zip(splits["doc_id"], splits["split"]))).astype("str")
+    summary = {"rows": len(doc_ids), "candidates": len(frame), "docs_with_candidates": int(frame["doc_id"].nunique()),
+               "by_split": {k: int(v) for k, v in frame["split"].value_counts().items()}}
+    write_part(frame, Path(shard.part), summary)
+    return summary
 
 
 def candidates_stage(ctx: Context) -> dict[str, Any]:
-    import spacy
-
-    from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
-    from labelers.parsing import docs_from_tokens
-
-    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
-    tokens = read_parquet(ctx.path(S.TOKENS), S.TOKEN_COLUMNS, "tokens", S.SCHEMA_VERSION)
-    rows: list[dict] = []
-    with progress_bar("candidates", len(docs)) as advance:
-        # The language's vocab, not a blank one: lexical attributes (is_stop, like_num...) come from it.
-        vocab = spacy.blank(read_metadata(ctx.path(S.TOKENS))["lang"]).vocab
-        for doc_id, doc in docs_from_tokens(vocab, tokens, docs["doc_id"].tolist()):
-            rows.extend(extract_candidates(doc, doc_id, max_distance=ctx.config.candidates.max_distance))
-            advance()
-    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
-    frame["split"] = frame["doc_id"].map(dict(zip(docs["doc_id"], docs["split"]))).astype("str")
-    write_parquet(frame, ctx.path(S.CANDIDATES), ctx.meta("candidates"))
-    return {"candidates": len(frame), "by_split": frame["split"].value_counts().to_dict(),
-            "docs_with_candidates": int(frame["doc_id"].nunique())}
+    tokens = ctx.path(S.TOKENS)
+    lang = check_kind(tokens, "tokens", S.SCHEMA_VERSION)["lang"]
+    shards = row_group_shards(ctx.run_dir, "candidates", ctx.key, tokens)
+    found = run_shards(ctx.tasks, "candidates", num_rows(ctx.path(S.DOCS)), candidates_part, shards,
+                       cfg=ctx.config.candidates, run_dir=str(ctx.run_dir), lang=lang)
+    finish_parts(shards, ctx.path(S.CANDIDATES), ctx.meta("candidates"), ctx.run_dir, "candidates")
+    by_split: dict[str, int] = {}
+    for f in found:
+        for split, n in f["by_split"].items():
+            by_split[split] = by_split.get(split, 0) + n
+    return {"candidates": sum(f["candidates"] for f in found),
+            "by_split": dict(sorted(by_split.items(), key=lambda kv: -kv[1])),
+            "docs_with_candidates": sum(f["docs_with_candidates"] for f in found)}
 
 
 def selected_lfs(ctx: Context) -> list:
@@ -173,83 +178,148 @@ def selected_lfs(ctx: Context) -> list:
     return [lf for lf in ALL_LFS if not wanted or lf.name in wanted]
 
 
-LABEL_CHUNK = 10_000
+def label_part(shard: Shard, lf_names: list[str], run_dir: str) -> dict[str, Any]:
+    """Label task: the LFs' votes on the candidates in row group shard.index of candidates.parquet, through
+    Snorkel's LFApplier on the rows as namedtuples (PandasLFApplier hands each LF a pandas Series, whose
+    attribute lookups cost 5x the LFs themselves)."""
+    from snorkel.labeling import LFApplier
+
+    from labelers.lfs import lfs_by_name
+
+    cands = read_row_group(Path(run_dir) / S.CANDIDATES, shard.index)
+    lfs = lfs_by_name(lf_names)
+    L = (LFApplier(lfs).apply(list(cands.itertuples(index=False, name="Candidate")), progress_bar=False)
+         if len(cands) else np.zeros((0, len(lfs)), dtype=np.int64))
+    votes = pd.DataFrame(L.astype(np.int8), columns=lf_names)
+    votes.insert(0, "split", cands["split"].to_numpy())
+    votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
+    summary = {"rows": len(cands), "votes": (L != -1).sum(axis=0).tolist(), "any_vote": int((L != -1).any(axis=1).sum())}
+    write_part(votes, Path(shard.part), summary)
+    return summary
 
 
 def label_stage(ctx: Context) -> dict[str, Any]:
-    from snorkel.labeling import LFAnalysis, PandasLFApplier
-
-    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split"], "candidates",
-                         S.SCHEMA_VERSION)
-    lfs = selected_lfs(ctx)
-    applier, chunks = PandasLFApplier(lfs), range(0, len(cands), LABEL_CHUNK)
-    with progress_bar(f"label ({len(lfs)} LFs)", len(cands)) as advance:
-        parts = []
-        for begin in chunks:  # in chunks only to drive the progress bar
-            parts.append(applier.apply(cands.iloc[begin:begin + LABEL_CHUNK], progress_bar=False))
-            advance(len(parts[-1]))
-    L = np.concatenate(parts) if parts else np.zeros((0, len(lfs)), dtype=np.int64)
-    votes = pd.DataFrame(L.astype(np.int8), columns=[lf.name for lf in lfs])
-    votes.insert(0, "split", cands["split"].to_numpy())
-    votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
-    write_parquet(votes, ctx.path(S.VOTES), ctx.meta("votes", lfs=[lf.name for lf in lfs]))
-    with warnings.catch_warnings():  # scipy's FutureWarning about diags() inside LFAnalysis: harmless
-        warnings.simplefilter("ignore", FutureWarning)
-        summary = LFAnalysis(L, lfs).lf_summary()
-    return {"lfs": len(lfs), "rows": len(votes),
-            "coverage": {name: round(float(c), 4) for name, c in summary["Coverage"].items()},
-            "any_vote": round(float((L != -1).any(axis=1).mean()), 4)}
-
-
-def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
-    votes = read_parquet(ctx.path(S.VOTES), ["cand_id", "split"], "votes", S.SCHEMA_VERSION)
-    return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
+    cands = ctx.path(S.CANDIDATES)
+    check_kind(cands, "candidates", S.SCHEMA_VERSION)
+    names = [lf.name for lf in selected_lfs(ctx)]
+    shards, rows = row_group_shards(ctx.run_dir, "label", ctx.key, cands), num_rows(cands)
+    found = run_shards(ctx.tasks, f"label ({len(names)} LFs)", rows, label_part, shards, lf_names=names,
+                       run_dir=str(ctx.run_dir))
+    finish_parts(shards, ctx.path(S.VOTES), ctx.meta("votes", lfs=names), ctx.run_dir, "label")
+    votes = np.sum([f["votes"] for f in found], axis=0)
+    return {"lfs": len(names), "rows": rows,
+            "coverage": {name: round(int(v) / rows, 4) if rows else 0.0 for name, v in zip(names, votes)},
+            "any_vote": round(sum(f["any_vote"] for f in found) / rows, 4) if rows else 0.0}
 
 
 LABEL_MODEL = "label_model.pt"
 """The LabelModel's parameters (labelers.aggregation.load_label_model reads them)."""
 
 
-def aggregate_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.aggregation import aggregate, save_label_model
+def fit_votes(votes: Path, lf_names: list[str], max_rows: int, seed: int) -> np.ndarray:
+    """The train split's votes the LabelModel is fitted on, read shard by shard: all of them, or about
+    ``max_rows`` drawn per shard (labelers.aggregation.fit_sample) when there are more."""
+    from labelers.aggregation import fit_sample
+
+    shards = row_groups(votes)
+    n_train = sum(int((read_row_group(votes, k, ["split"])["split"] == "train").sum()) for k in range(shards))
+    rate, kept = max_rows / n_train if n_train > max_rows else 1.0, []
+    for k in range(shards):
+        part = read_row_group(votes, k, ["split", *lf_names])
+        train = part.loc[part["split"] == "train", lf_names].to_numpy(dtype=np.int64)
+        kept.append(train[fit_sample(len(train), rate, seed, k)] if rate < 1.0 else train)
+    return np.concatenate(kept) if kept else np.zeros((0, len(lf_names)), dtype=np.int64)
+
+
+def bindings_part(shard: Shard, run_dir: str, threshold: float) -> dict[str, Any]:
+    """Aggregate task: P(BOUND) of the candidates in row group shard.index of votes.parquet, from the fitted
+    LabelModel (label_model.pt) and from majority vote."""
+    from labelers.aggregation import bound_proba, load_label_model
     from pipeline.core.registers import is_binding
 
-    votes, lf_names = read_votes(ctx)
-    cfg = ctx.config.aggregate
-    L = votes[lf_names].to_numpy(dtype=np.int64)
-    result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, epochs=cfg.epochs, lr=cfg.lr,
-                       l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows,
-                       class_balance=cfg.class_balance)
-    ctx.warnings.extend(result.warnings)
-    bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
-                             "p_mv": result.p_mv.astype(np.float32)})
-    bindings["accepted"] = is_binding(bindings["p_lm"], cfg.threshold)
-    method = "label_model" if result.model is not None else "majority_fallback"
-    write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold))
-    save_label_model(ctx.path(LABEL_MODEL), result.model, lf_names)
-    summary = {"method": method, "accepted": int(bindings["accepted"].sum()),
-               "accepted_fraction": round(float(bindings["accepted"].mean()), 4) if len(bindings) else 0.0,
-               "lf_accuracy_estimates": {k: round(v, 4) for k, v in result.weights.items()}}
-    write_json(ctx.path("aggregate.json"), summary | {"warnings": result.warnings})
+    model, lf_names = load_label_model(Path(run_dir) / LABEL_MODEL)
+    votes = read_row_group(Path(run_dir) / S.VOTES, shard.index, ["cand_id", *lf_names])
+    p_lm, p_mv = bound_proba(model, votes[lf_names].to_numpy(dtype=np.int64))
+    bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": p_lm.astype(np.float32),
+                             "p_mv": p_mv.astype(np.float32)})
+    bindings["accepted"] = is_binding(bindings["p_lm"], threshold)
+    summary = {"rows": len(bindings), "accepted": int(bindings["accepted"].sum())}
+    write_part(bindings, Path(shard.part), summary)
+    return summary
+
+
+def aggregate_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.aggregation import fit_label_model, save_label_model
+
+    votes, cfg = ctx.path(S.VOTES), ctx.config.aggregate
+    lf_names = check_kind(votes, "votes", S.SCHEMA_VERSION)["lfs"]
+    fitted = fit_label_model(fit_votes(votes, lf_names, cfg.max_fit_rows, cfg.seed), lf_names, epochs=cfg.epochs,
+                             lr=cfg.lr, l2=cfg.l2, seed=cfg.seed, min_train_rows=cfg.min_train_rows,
+                             class_balance=cfg.class_balance)
+    ctx.warnings.extend(fitted.warnings)
+    save_label_model(ctx.path(LABEL_MODEL), fitted.model, lf_names)
+    shards, rows = row_group_shards(ctx.run_dir, "aggregate", ctx.key, votes), num_rows(votes)
+    found = run_shards(ctx.tasks, "aggregate", rows, bindings_part, shards, run_dir=str(ctx.run_dir),
+                       threshold=cfg.threshold)
+    method = "label_model" if fitted.model is not None else "majority_fallback"
+    finish_parts(shards, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold),
+                 ctx.run_dir, "aggregate")
+    accepted = sum(f["accepted"] for f in found)
+    summary = {"method": method, "accepted": accepted,
+               "accepted_fraction": round(accepted / rows, 4) if rows else 0.0,
+               "lf_accuracy_estimates": {k: round(v, 4) for k, v in fitted.weights.items()}}
+    write_json(ctx.path("aggregate.json"), summary | {"warnings": fitted.warnings})
+    return summary
+
+
+def _register_inputs(run_dir: Path, index: int, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Shard ``index``'s tokens and its accepted bindings (candidate columns, ``p``)."""
+    from labelers.registers import accepted_bindings
+
+    tokens = read_row_group(run_dir / S.TOKENS, index, ["doc_id", "i", "start", "end"])
+    cands = read_row_group(run_dir / S.CANDIDATES, index, S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"])
+    bindings = read_row_group(run_dir / S.BINDINGS, index, S.BINDING_COLUMNS)
+    check_aligned(run_dir, S.BINDINGS, bindings, cands)
+    return tokens, accepted_bindings(cands, bindings["p_lm"].to_numpy(), threshold)
+
+
+def lemma_count_part(shard: Shard, run_dir: str, threshold: float) -> dict[str, Any]:
+    """Registers task, first pass: the shard's share of the vocabulary counts."""
+    from labelers.registers import lemma_counts
+
+    return {"rows": 0, "counts": dict(lemma_counts(_register_inputs(Path(run_dir), shard.index, threshold)[1]))}
+
+
+def registers_part(shard: Shard, run_dir: str, threshold: float, vocab: list[str], slots: int) -> dict[str, Any]:
+    """Registers task: the register rows of the tokens in row group shard.index of tokens.parquet."""
+    from labelers.registers import register_arrays, register_counts, register_table
+
+    tokens, accepted = _register_inputs(Path(run_dir), shard.index, threshold)
+    labels, conf = register_arrays(tokens, accepted, vocab, slots)
+    summary = {"rows": int(tokens["doc_id"].nunique())} | register_counts(labels, len(accepted))
+    write_part(register_table(tokens, labels, conf), Path(shard.part), summary)
     return summary
 
 
 def registers_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.registers import materialise
+    from collections import Counter
 
-    tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
-    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"],
-                         "candidates", S.SCHEMA_VERSION)
-    bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
-    cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
-    with progress_bar("registers", tokens["doc_id"].nunique()) as advance:
-        table, vocab, summary = materialise(tokens, cands, bindings["p_lm"].to_numpy(), threshold,
-                                            cfg.slots, cfg.vocab_size, advance)
-    write_parquet(table, ctx.path(S.REGISTERS), ctx.meta(
+    from labelers.registers import register_summary, vocab_from_counts
+
+    for name, kind in ((S.TOKENS, "tokens"), (S.CANDIDATES, "candidates"), (S.BINDINGS, "bindings")):
+        check_kind(ctx.path(name), kind, S.SCHEMA_VERSION)
+    cfg, threshold, run_dir = ctx.config.registers, ctx.config.aggregate.threshold, str(ctx.run_dir)
+    shards = row_group_shards(ctx.run_dir, "registers", ctx.key, ctx.path(S.TOKENS))
+    # the one global fact: the vocabulary, counted over every shard before any shard's registers
+    counts = sum((Counter(f["counts"]) for f in ctx.tasks.map(lemma_count_part, shards, run_dir=run_dir,
+                                                               threshold=threshold)), Counter())
+    vocab = vocab_from_counts(counts, cfg.vocab_size)
+    found = run_shards(ctx.tasks, "registers", num_rows(ctx.path(S.DOCS)), registers_part, shards, run_dir=run_dir,
+                       threshold=threshold, vocab=vocab, slots=cfg.slots)
+    finish_parts(shards, ctx.path(S.REGISTERS), ctx.meta(
         "registers", slots=cfg.slots, vocab=vocab, threshold=threshold,
-        docs_sha256=file_sha256(ctx.path(S.DOCS))))
-    return summary
+        docs_sha256=file_sha256(ctx.path(S.DOCS))), ctx.run_dir, "registers")
+    return register_summary(found, vocab)
 
 
 def report_stage(ctx: Context) -> dict[str, Any]:
