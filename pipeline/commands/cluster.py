@@ -104,7 +104,8 @@ class Tasks:
 
 
 def parts_dir(run_dir: Path, stage: str) -> Path:
-    return Path(run_dir) / PARTS / stage
+    """Absolute: a Dask worker runs in a folder of its own."""
+    return Path(run_dir).resolve() / PARTS / stage
 
 
 def doc_shards(run_dir: Path, stage: str, key: str, n_docs: int, size: int) -> list[Shard]:

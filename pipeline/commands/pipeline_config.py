@@ -54,7 +54,8 @@ class ParseConfig:
     """spaCy's own worker processes for nlp.pipe inside a parse task; only with tasks run in this process
     (cluster.workers 1, no scheduler): a Dask cluster's workers are the processes there."""
     shard_docs: int = 400
-    """Passages per resumable shard: a killed parse restarts from the last finished shard."""
+    """Passages per shard: one task of each sharded stage, one resumable part (a killed run redoes only
+    unfinished shards) and one row group of each sharded output, which is why it is in the fingerprints."""
 
     def problems(self) -> list[str]:
         return [f"{name} must be >= 1, got {getattr(self, name)!r}"

@@ -41,6 +41,10 @@ class Context:
     def path(self, name: str) -> Path:
         return self.run_dir / name
 
+    def shared(self) -> str:
+        """The run folder as tasks name it: absolute, since a Dask worker runs in a folder of its own."""
+        return str(self.run_dir.resolve())
+
     def meta(self, kind: str, **extra: Any) -> dict[str, Any]:
         return {"kind": kind, "schema_version": S.SCHEMA_VERSION, **extra}
 
@@ -114,7 +118,7 @@ def parse_part(shard: Shard, cfg: ParseConfig, docs: str) -> dict[str, Any]:
     frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process)
     summary = {"rows": len(rows), "tokens": len(frame), "words": int(rows["text"].str.split().str.len().sum()),
                "sentences": int(frame.groupby("doc_id")["sent"].max().add(1).sum()), "pipeline": pipeline_id(nlp),
-               "lang": nlp.lang, "components": nlp.pipe_names, "spacy": spacy.__version__}
+               "lang": nlp.lang, "components": list(nlp.pipe_names), "spacy": spacy.__version__}
     write_part(frame, Path(shard.part), summary)
     return summary
 
@@ -127,7 +131,7 @@ def parse_stage(ctx: Context) -> dict[str, Any]:
     n_docs, started = num_rows(docs), time.perf_counter()
     shards = doc_shards(ctx.run_dir, "parse", ctx.key, n_docs, cfg.shard_docs)
     found = run_shards(ctx.tasks, f"parse ({resolve_pipeline(cfg.pipeline)})", n_docs, parse_part, shards, cfg=cfg,
-                       docs=str(docs))
+                       docs=str(docs.resolve()))
     first = found[0]
     finish_parts(shards, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=first["pipeline"], lang=first["lang"],
                                                       spacy=first["spacy"]), ctx.run_dir, "parse")
@@ -160,7 +164,7 @@ def candidates_stage(ctx: Context) -> dict[str, Any]:
     lang = check_kind(tokens, "tokens", S.SCHEMA_VERSION)["lang"]
     shards = row_group_shards(ctx.run_dir, "candidates", ctx.key, tokens)
     found = run_shards(ctx.tasks, "candidates", num_rows(ctx.path(S.DOCS)), candidates_part, shards,
-                       cfg=ctx.config.candidates, run_dir=str(ctx.run_dir), lang=lang)
+                       cfg=ctx.config.candidates, run_dir=ctx.shared(), lang=lang)
     finish_parts(shards, ctx.path(S.CANDIDATES), ctx.meta("candidates"), ctx.run_dir, "candidates")
     by_split: dict[str, int] = {}
     for f in found:
@@ -204,7 +208,7 @@ def label_stage(ctx: Context) -> dict[str, Any]:
     names = [lf.name for lf in selected_lfs(ctx)]
     shards, rows = row_group_shards(ctx.run_dir, "label", ctx.key, cands), num_rows(cands)
     found = run_shards(ctx.tasks, f"label ({len(names)} LFs)", rows, label_part, shards, lf_names=names,
-                       run_dir=str(ctx.run_dir))
+                       run_dir=ctx.shared())
     finish_parts(shards, ctx.path(S.VOTES), ctx.meta("votes", lfs=names), ctx.run_dir, "label")
     votes = np.sum([f["votes"] for f in found], axis=0)
     return {"lfs": len(names), "rows": rows,
@@ -259,7 +263,7 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     ctx.warnings.extend(fitted.warnings)
     save_label_model(ctx.path(LABEL_MODEL), fitted.model, lf_names)
     shards, rows = row_group_shards(ctx.run_dir, "aggregate", ctx.key, votes), num_rows(votes)
-    found = run_shards(ctx.tasks, "aggregate", rows, bindings_part, shards, run_dir=str(ctx.run_dir),
+    found = run_shards(ctx.tasks, "aggregate", rows, bindings_part, shards, run_dir=ctx.shared(),
                        threshold=cfg.threshold)
     method = "label_model" if fitted.model is not None else "majority_fallback"
     finish_parts(shards, ctx.path(S.BINDINGS), ctx.meta("bindings", method=method, threshold=cfg.threshold),
@@ -308,7 +312,7 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
 
     for name, kind in ((S.TOKENS, "tokens"), (S.CANDIDATES, "candidates"), (S.BINDINGS, "bindings")):
         check_kind(ctx.path(name), kind, S.SCHEMA_VERSION)
-    cfg, threshold, run_dir = ctx.config.registers, ctx.config.aggregate.threshold, str(ctx.run_dir)
+    cfg, threshold, run_dir = ctx.config.registers, ctx.config.aggregate.threshold, ctx.shared()
     shards = row_group_shards(ctx.run_dir, "registers", ctx.key, ctx.path(S.TOKENS))
     # the one global fact: the vocabulary, counted over every shard before any shard's registers
     counts = sum((Counter(f["counts"]) for f in ctx.tasks.map(lemma_count_part, shards, run_dir=run_dir,
@@ -402,7 +406,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("ingest", (), (S.DOCS, "splits.json", "ingest_report.json"), ("ingest",),
           ingest_stage, environment=corpus_environment),
     Stage("parse", (S.DOCS,), (S.TOKENS,), ("parse",), parse_stage,
-          volatile=("batch_size", "n_process", "shard_docs"), environment=pipeline_environment),
+          volatile=("batch_size", "n_process"), environment=pipeline_environment),
     Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",), candidates_stage),
     Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",), label_stage),
     Stage("aggregate", (S.VOTES,), (S.BINDINGS, LABEL_MODEL, "aggregate.json"), ("aggregate",),
