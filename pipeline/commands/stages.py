@@ -186,14 +186,18 @@ def label_part(shard: Shard, lf_names: list[str], run_dir: str) -> dict[str, Any
     """Label task: the LFs' votes on the candidates in row group shard.index of candidates.parquet, through
     Snorkel's LFApplier on the rows as namedtuples (PandasLFApplier hands each LF a pandas Series, whose
     attribute lookups cost 5x the LFs themselves)."""
+    from collections import namedtuple
+
     from snorkel.labeling import LFApplier
 
     from labelers.lfs import lfs_by_name
 
     cands = read_row_group(Path(run_dir) / S.CANDIDATES, shard.index)
     lfs = lfs_by_name(lf_names)
-    L = (LFApplier(lfs).apply(list(cands.itertuples(index=False, name="Candidate")), progress_bar=False)
-         if len(cands) else np.zeros((0, len(lfs)), dtype=np.int64))
+    # built from column lists: DataFrame.itertuples took 5x as long (0.59 s vs 0.12 s, 19k rows)
+    row = namedtuple("Candidate", cands.columns)
+    rows = list(map(row._make, zip(*(cands[c].tolist() for c in cands.columns))))
+    L = LFApplier(lfs).apply(rows, progress_bar=False) if rows else np.zeros((0, len(lfs)), dtype=np.int64)
     votes = pd.DataFrame(L.astype(np.int8), columns=lf_names)
     votes.insert(0, "split", cands["split"].to_numpy())
     votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
