@@ -38,7 +38,7 @@ class Shard:
     """Row group ``index`` of the stage's sharded inputs."""
     begin: int
     end: int
-    """Rows [begin, end) of docs.parquet (the parse stage's shards)."""
+    """Rows [begin, end) of the input read by rows: docs.parquet for parse, candidates.parquet for registers."""
     part: str
     """The part file this shard's task writes."""
 

@@ -280,29 +280,37 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     return summary
 
 
-def _register_inputs(run_dir: Path, index: int, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Shard ``index``'s tokens and its accepted bindings (candidate columns, ``p``)."""
+def _register_inputs(run_dir: Path, shard: Shard, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The shard's tokens and its accepted bindings (candidate columns, ``p``). The bindings are read by the
+    shard's candidate rows [shard.begin, shard.end), so that a per-candidate file written whole would do too."""
     from labelers.registers import accepted_bindings
 
-    tokens = read_row_group(run_dir / S.TOKENS, index, ["doc_id", "i", "start", "end"])
-    cands = read_row_group(run_dir / S.CANDIDATES, index, S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"])
-    bindings = read_row_group(run_dir / S.BINDINGS, index, S.BINDING_COLUMNS)
+    tokens = read_row_group(run_dir / S.TOKENS, shard.index, ["doc_id", "i", "start", "end"])
+    cands = read_row_group(run_dir / S.CANDIDATES, shard.index, S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"])
+    bindings = read_rows(run_dir / S.BINDINGS, shard.begin, shard.end, S.BINDING_COLUMNS)
     check_aligned(run_dir, S.BINDINGS, bindings, cands)
     return tokens, accepted_bindings(cands, bindings["p_lm"].to_numpy(), threshold)
+
+
+def with_candidate_rows(shards: list[Shard], candidates: Path) -> list[Shard]:
+    """The shards, each with its rows of candidates.parquet as [begin, end) (row group k is shard k's)."""
+    sizes = [len(read_row_group(candidates, s.index, ["cand_id"])) for s in shards]
+    starts = np.cumsum([0, *sizes])
+    return [dataclasses.replace(s, begin=int(b), end=int(e)) for s, b, e in zip(shards, starts[:-1], starts[1:])]
 
 
 def lemma_count_part(shard: Shard, run_dir: str, threshold: float) -> dict[str, Any]:
     """Registers task, first pass: the shard's share of the vocabulary counts."""
     from labelers.registers import lemma_counts
 
-    return {"rows": 0, "counts": dict(lemma_counts(_register_inputs(Path(run_dir), shard.index, threshold)[1]))}
+    return {"rows": 0, "counts": dict(lemma_counts(_register_inputs(Path(run_dir), shard, threshold)[1]))}
 
 
 def registers_part(shard: Shard, run_dir: str, threshold: float, vocab: list[str], slots: int) -> dict[str, Any]:
     """Registers task: the register rows of the tokens in row group shard.index of tokens.parquet."""
     from labelers.registers import register_arrays, register_counts, register_table
 
-    tokens, accepted = _register_inputs(Path(run_dir), shard.index, threshold)
+    tokens, accepted = _register_inputs(Path(run_dir), shard, threshold)
     labels, conf = register_arrays(tokens, accepted, vocab, slots)
     summary = {"rows": int(tokens["doc_id"].nunique())} | register_counts(labels, len(accepted))
     write_part(register_table(tokens, labels, conf), Path(shard.part), summary)
@@ -317,7 +325,8 @@ def registers_stage(ctx: Context) -> dict[str, Any]:
     for name, kind in ((S.TOKENS, "tokens"), (S.CANDIDATES, "candidates"), (S.BINDINGS, "bindings")):
         check_kind(ctx.path(name), kind, S.SCHEMA_VERSION)
     cfg, threshold, run_dir = ctx.config.registers, ctx.config.aggregate.threshold, ctx.shared()
-    shards = row_group_shards(ctx.run_dir, "registers", ctx.key, ctx.path(S.TOKENS))
+    shards = with_candidate_rows(row_group_shards(ctx.run_dir, "registers", ctx.key, ctx.path(S.TOKENS)),
+                                 ctx.path(S.CANDIDATES))
     # the one global fact: the vocabulary, counted over every shard before any shard's registers
     counts = sum((Counter(f["counts"]) for f in ctx.tasks.map(lemma_count_part, shards, run_dir=run_dir,
                                                                threshold=threshold)), Counter())
