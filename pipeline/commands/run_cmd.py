@@ -44,7 +44,10 @@ def run(
     until: Optional[str] = typer.Option(None, help=f"Last stage to run: {', '.join(STAGE_NAMES)}."),
     only: Optional[str] = typer.Option(None, help="Run just this stage (its inputs must exist)."),
     force: bool = typer.Option(False, "--force", help="Rerun the selected stages even if cached."),
-    jobs: Optional[int] = typer.Option(None, "-j", "--jobs", help="spaCy worker processes (parse.n_process)."),
+    jobs: Optional[int] = typer.Option(None, "-j", "--jobs", help="Worker processes of a local Dask cluster "
+                                       "(cluster.workers; 1: no cluster, every task in this process)."),
+    scheduler: Optional[str] = typer.Option(None, help="Address of a running Dask scheduler to run the tasks "
+                                            "on (cluster.scheduler), e.g. tcp://10.0.0.5:8786."),
 ) -> None:
     """Run the labeling pipeline; extra --section.key=value arguments override the config."""
     from pipeline.commands.pipeline_config import PipelineConfig  # it imports torch: load it when running
@@ -53,7 +56,9 @@ def run(
     if corpus is not None:
         overrides["ingest.corpus"] = corpus
     if jobs is not None:
-        overrides["parse.n_process"] = jobs
+        overrides["cluster.workers"] = jobs
+    if scheduler is not None:
+        overrides["cluster.scheduler"] = scheduler
     resolved = load_config(PipelineConfig, config, overrides)
     console = Console()
 

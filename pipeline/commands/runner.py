@@ -7,6 +7,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from pipeline.commands.cluster import Tasks
 from pipeline.commands.codehash import code_sha256
 from pipeline.commands.lock import exclusive, files_sha256, is_fresh, json_sha256, read_lock, write_lock
 from pipeline.commands.stages import STAGE_NAMES, STAGES, Context, Stage
@@ -70,20 +71,21 @@ def run_pipeline(run_dir: Path, config: PipelineConfig, *, until: str | None = N
     One process at a time per folder (pipeline.commands.lock.exclusive)."""
     stages = select(until, only)
     make_dir(run_dir)
-    with exclusive(run_dir):
-        return _run_stages(run_dir, config, stages, force, on_stage)
+    with exclusive(run_dir), Tasks(config.cluster.workers, config.cluster.scheduler) as tasks:
+        return _run_stages(run_dir, config, stages, force, on_stage, tasks)
 
 
 def _run_stages(run_dir: Path, config: PipelineConfig, stages: list[Stage], force: bool,
-                on_stage: OnStage | None) -> dict[str, Any]:
+                on_stage: OnStage | None, tasks: Tasks) -> dict[str, Any]:
     remove_temporaries(run_dir)  # half-written files of a killed run (model/ and .parts/ go with their stage)
     write_text(run_dir / "config.toml", to_toml(config))
     lock = read_lock(run_dir)
     report: dict[str, Any] = {"version": package_version(), "run_dir": str(run_dir), "stages": {}}
     for stage in stages:
         check_inputs(stage, run_dir)
-        ctx = Context(run_dir, config)
+        ctx = Context(run_dir, config, tasks=tasks)
         print_fp = fingerprint(stage, ctx)
+        ctx.key = json_sha256(print_fp)
         entry = lock["stages"].get(stage.name)
         if not force and is_fresh(entry, print_fp, run_dir):
             report["stages"][stage.name] = {**entry, "status": "cached"}

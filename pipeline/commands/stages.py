@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -16,18 +15,17 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 import pandas as pd
 
-from pipeline.commands.lock import json_sha256
+from pipeline.commands.cluster import Shard, Tasks, doc_shards, finish_parts, row_group_shards, run_shards
 from pipeline.core import schemas as S
-from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core.io import (check_aligned, check_kind, file_sha256, num_rows, read_metadata, read_parquet,
+                              read_row_group, read_rows, read_table, row_groups, write_json, write_parquet, write_part)
 from pipeline.core.paths import PROJECT_ROOT
-from pipeline.core.progress import Advance, progress_bar
+from pipeline.core.progress import progress_bar
 
 # Named in annotations only: spaCy loads in the stages that parse, and PipelineConfig imports torch (through
 # the trainer's config sections), which the command line loads only when it runs the pipeline.
 if TYPE_CHECKING:
-    from spacy.language import Language
-
-    from pipeline.commands.pipeline_config import PipelineConfig
+    from pipeline.commands.pipeline_config import CandidatesConfig, ParseConfig, PipelineConfig
 
 
 @dataclass
@@ -35,9 +33,17 @@ class Context:
     run_dir: Path
     config: PipelineConfig
     warnings: list[str] = dataclasses.field(default_factory=list)
+    tasks: Tasks = dataclasses.field(default_factory=Tasks)
+    """Where the sharded stages' tasks run (pipeline.commands.cluster)."""
+    key: str = ""
+    """The stage's fingerprint as one hash (the runner sets it): it names the stage's shard parts."""
 
     def path(self, name: str) -> Path:
         return self.run_dir / name
+
+    def shared(self) -> str:
+        """The run folder as tasks name it: absolute, since a Dask worker runs in a folder of its own."""
+        return str(self.run_dir.resolve())
 
     def meta(self, kind: str, **extra: Any) -> dict[str, Any]:
         return {"kind": kind, "schema_version": S.SCHEMA_VERSION, **extra}
@@ -101,69 +107,72 @@ def pipeline_environment(config: PipelineConfig) -> dict[str, Any]:
     return {"pipeline": name, "pipeline_version": version, "spacy": spacy.__version__}
 
 
-def _parse_shard(ctx: Context, nlp: Language, shard: pd.DataFrame, key: str, parts: Path, advance: Advance) -> Path:
-    from labelers.parsing import parse_frame
+def parse_part(shard: Shard, cfg: ParseConfig, docs: str) -> dict[str, Any]:
+    """Parse task: the token rows of passages [shard.begin, shard.end) of docs.parquet."""
+    import spacy
 
-    part = parts / f"{key}.parquet"
-    if part.exists():  # finished by an earlier, interrupted run
-        advance(len(shard))
-        return part
-    cfg = ctx.config.parse
-    frame = parse_frame(nlp, shard["doc_id"].tolist(), shard["text"].tolist(), cfg.batch_size,
-                        cfg.n_process, advance)
-    write_parquet(frame, part)
-    return part
+    from labelers.parsing import parse_frame, pipeline_id, shared_pipeline
+
+    nlp = shared_pipeline(cfg.pipeline, cfg.ner)
+    rows = read_rows(Path(docs), shard.begin, shard.end, ["doc_id", "text"])
+    frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process)
+    summary = {"rows": len(rows), "tokens": len(frame), "words": int(rows["text"].str.split().str.len().sum()),
+               "sentences": int(frame.groupby("doc_id")["sent"].max().add(1).sum()), "pipeline": pipeline_id(nlp),
+               "lang": nlp.lang, "components": list(nlp.pipe_names), "spacy": spacy.__version__}
+    write_part(frame, Path(shard.part), summary)
+    return summary
 
 
 def parse_stage(ctx: Context) -> dict[str, Any]:
-    import spacy
+    from labelers.parsing import resolve_pipeline
 
-    from labelers.parsing import load_pipeline, pipeline_id
-
-    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
-    nlp = load_pipeline(ctx.config.parse.pipeline)
-    used = pipeline_id(nlp)
-    parts = ctx.path(".parts") / "parse"
-    parts.mkdir(parents=True, exist_ok=True)
-    size, started, files = ctx.config.parse.shard_docs, time.perf_counter(), []
-    with progress_bar(f"parse ({used})", len(docs)) as advance:
-        for begin in range(0, len(docs), size):
-            shard = docs.iloc[begin:begin + size]
-            key = json_sha256([used, spacy.__version__, shard["doc_id"].tolist()])[:24]
-            files.append(_parse_shard(ctx, nlp, shard, key, parts, advance))
-    tokens = pd.concat([read_parquet(f) for f in files], ignore_index=True)
+    docs, cfg = ctx.path(S.DOCS), ctx.config.parse
+    check_kind(docs, "docs", S.SCHEMA_VERSION)
+    n_docs, started = num_rows(docs), time.perf_counter()
+    shards = doc_shards(ctx.run_dir, "parse", ctx.key, n_docs, cfg.shard_docs)
+    found = run_shards(ctx.tasks, f"parse ({resolve_pipeline(cfg.pipeline)})", n_docs, parse_part, shards, cfg=cfg,
+                       docs=str(docs.resolve()))
+    first = found[0]
+    finish_parts(shards, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=first["pipeline"], lang=first["lang"],
+                                                      spacy=first["spacy"]), ctx.run_dir, "parse")
     seconds = time.perf_counter() - started
-    write_parquet(tokens, ctx.path(S.TOKENS), ctx.meta("tokens", pipeline=used, lang=nlp.lang,
-                                                       spacy=spacy.__version__))
-    shutil.rmtree(parts)
-    if not any(parts.parent.iterdir()):
-        parts.parent.rmdir()
-    words = int(docs["text"].str.split().str.len().sum())
-    return {"pipeline": used, "spacy": spacy.__version__, "components": nlp.pipe_names,
-            "tokens": len(tokens), "sentences": int(tokens.groupby("doc_id")["sent"].max().add(1).sum()),
-            "words_per_s": round(words / seconds, 1)}
+    return {"pipeline": first["pipeline"], "spacy": first["spacy"], "components": first["components"],
+            "tokens": sum(f["tokens"] for f in found), "sentences": sum(f["sentences"] for f in found),
+            "words_per_s": round(sum(f["words"] for f in found) / seconds, 1)}
+
+
+def candidates_part(shard: Shard, cfg: CandidatesConfig, run_dir: str, lang: str) -> dict[str, Any]:
+    """Candidates task: the candidate rows of the passages in row group shard.index of tokens.parquet."""
+    from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
+    from labelers.parsing import docs_from_tokens, language_vocab
+
+    tokens = read_row_group(Path(run_dir) / S.TOKENS, shard.index, S.TOKEN_COLUMNS)
+    doc_ids = tokens["doc_id"].unique().tolist()
+    rows = [row for doc_id, doc in docs_from_tokens(language_vocab(lang), tokens, doc_ids)
+            for row in extract_candidates(doc, doc_id, max_distance=cfg.max_distance)]
+    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
+    splits = read_table(Path(run_dir) / S.DOCS, ["doc_id", "split"]).to_pandas()
+    frame["split"] = frame["doc_id"].map(dict(zip(splits["doc_id"], splits["split"]))).astype("str")
+    summary = {"rows": len(doc_ids), "candidates": len(frame), "docs_with_candidates": int(frame["doc_id"].nunique()),
+               "by_split": {k: int(v) for k, v in frame["split"].value_counts().items()}}
+    write_part(frame, Path(shard.part), summary)
+    return summary
 
 
 def candidates_stage(ctx: Context) -> dict[str, Any]:
-    import spacy
-
-    from labelers.extraction import CANDIDATE_COLUMNS, extract_candidates
-    from labelers.parsing import docs_from_tokens
-
-    docs = read_parquet(ctx.path(S.DOCS), S.DOC_COLUMNS, "docs", S.SCHEMA_VERSION)
-    tokens = read_parquet(ctx.path(S.TOKENS), S.TOKEN_COLUMNS, "tokens", S.SCHEMA_VERSION)
-    rows: list[dict] = []
-    with progress_bar("candidates", len(docs)) as advance:
-        # The language's vocab, not a blank one: lexical attributes (is_stop, like_num...) come from it.
-        vocab = spacy.blank(read_metadata(ctx.path(S.TOKENS))["lang"]).vocab
-        for doc_id, doc in docs_from_tokens(vocab, tokens, docs["doc_id"].tolist()):
-            rows.extend(extract_candidates(doc, doc_id, max_distance=ctx.config.candidates.max_distance))
-            advance()
-    frame = pd.DataFrame(rows, columns=CANDIDATE_COLUMNS)
-    frame["split"] = frame["doc_id"].map(dict(zip(docs["doc_id"], docs["split"]))).astype("str")
-    write_parquet(frame, ctx.path(S.CANDIDATES), ctx.meta("candidates"))
-    return {"candidates": len(frame), "by_split": frame["split"].value_counts().to_dict(),
-            "docs_with_candidates": int(frame["doc_id"].nunique())}
+    tokens = ctx.path(S.TOKENS)
+    lang = check_kind(tokens, "tokens", S.SCHEMA_VERSION)["lang"]
+    shards = row_group_shards(ctx.run_dir, "candidates", ctx.key, tokens)
+    found = run_shards(ctx.tasks, "candidates", num_rows(ctx.path(S.DOCS)), candidates_part, shards,
+                       cfg=ctx.config.candidates, run_dir=ctx.shared(), lang=lang)
+    finish_parts(shards, ctx.path(S.CANDIDATES), ctx.meta("candidates"), ctx.run_dir, "candidates")
+    by_split: dict[str, int] = {}
+    for f in found:
+        for split, n in f["by_split"].items():
+            by_split[split] = by_split.get(split, 0) + n
+    return {"candidates": sum(f["candidates"] for f in found),
+            "by_split": dict(sorted(by_split.items(), key=lambda kv: -kv[1])),
+            "docs_with_candidates": sum(f["docs_with_candidates"] for f in found)}
 
 
 def selected_lfs(ctx: Context) -> list:
@@ -173,32 +182,46 @@ def selected_lfs(ctx: Context) -> list:
     return [lf for lf in ALL_LFS if not wanted or lf.name in wanted]
 
 
-LABEL_CHUNK = 10_000
+def label_part(shard: Shard, lf_names: list[str], run_dir: str) -> dict[str, Any]:
+    """Label task: the LFs' votes on the candidates in row group shard.index of candidates.parquet, through
+    Snorkel's LFApplier on the rows as namedtuples (PandasLFApplier hands each LF a pandas Series, whose
+    attribute lookups cost 5x the LFs themselves)."""
+    from collections import namedtuple
+
+    from snorkel.labeling import LFApplier
+
+    from labelers.lfs import lfs_by_name
+
+    cands = read_row_group(Path(run_dir) / S.CANDIDATES, shard.index)
+    lfs = lfs_by_name(lf_names)
+    # built from column lists: DataFrame.itertuples took 5x as long (0.59 s vs 0.12 s, 19k rows)
+    row = namedtuple("Candidate", cands.columns)
+    rows = list(map(row._make, zip(*(cands[c].tolist() for c in cands.columns))))
+    L = LFApplier(lfs).apply(rows, progress_bar=False) if rows else np.zeros((0, len(lfs)), dtype=np.int64)
+    votes = pd.DataFrame(L.astype(np.int8), columns=lf_names)
+    votes.insert(0, "split", cands["split"].to_numpy())
+    votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
+    summary = {"rows": len(cands), "votes": (L != -1).sum(axis=0).tolist(), "any_vote": int((L != -1).any(axis=1).sum())}
+    write_part(votes, Path(shard.part), summary)
+    return summary
 
 
 def label_stage(ctx: Context) -> dict[str, Any]:
-    from snorkel.labeling import LFAnalysis, PandasLFApplier
+    cands = ctx.path(S.CANDIDATES)
+    check_kind(cands, "candidates", S.SCHEMA_VERSION)
+    names = [lf.name for lf in selected_lfs(ctx)]
+    shards, rows = row_group_shards(ctx.run_dir, "label", ctx.key, cands), num_rows(cands)
+    found = run_shards(ctx.tasks, f"label ({len(names)} LFs)", rows, label_part, shards, lf_names=names,
+                       run_dir=ctx.shared())
+    finish_parts(shards, ctx.path(S.VOTES), ctx.meta("votes", lfs=names), ctx.run_dir, "label")
+    votes = np.sum([f["votes"] for f in found], axis=0)
+    return {"lfs": len(names), "rows": rows,
+            "coverage": {name: round(int(v) / rows, 4) if rows else 0.0 for name, v in zip(names, votes)},
+            "any_vote": round(sum(f["any_vote"] for f in found) / rows, 4) if rows else 0.0}
 
-    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split"], "candidates",
-                         S.SCHEMA_VERSION)
-    lfs = selected_lfs(ctx)
-    applier, chunks = PandasLFApplier(lfs), range(0, len(cands), LABEL_CHUNK)
-    with progress_bar(f"label ({len(lfs)} LFs)", len(cands)) as advance:
-        parts = []
-        for begin in chunks:  # in chunks only to drive the progress bar
-            parts.append(applier.apply(cands.iloc[begin:begin + LABEL_CHUNK], progress_bar=False))
-            advance(len(parts[-1]))
-    L = np.concatenate(parts) if parts else np.zeros((0, len(lfs)), dtype=np.int64)
-    votes = pd.DataFrame(L.astype(np.int8), columns=[lf.name for lf in lfs])
-    votes.insert(0, "split", cands["split"].to_numpy())
-    votes.insert(0, "cand_id", cands["cand_id"].to_numpy())
-    write_parquet(votes, ctx.path(S.VOTES), ctx.meta("votes", lfs=[lf.name for lf in lfs]))
-    with warnings.catch_warnings():  # scipy's FutureWarning about diags() inside LFAnalysis: harmless
-        warnings.simplefilter("ignore", FutureWarning)
-        summary = LFAnalysis(L, lfs).lf_summary()
-    return {"lfs": len(lfs), "rows": len(votes),
-            "coverage": {name: round(float(c), 4) for name, c in summary["Coverage"].items()},
-            "any_vote": round(float((L != -1).any(axis=1).mean()), 4)}
+
+LABEL_MODEL = "label_model.pt"
+"""The chosen aggregator's parameters (labelers.aggregation.load_aggregator reads them)."""
 
 
 def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
@@ -206,8 +229,22 @@ def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
     return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
 
 
-LABEL_MODEL = "label_model.pt"
-"""The chosen aggregator's parameters (labelers.aggregation.load_aggregator reads them)."""
+def fit_mask(votes: Path, split: np.ndarray, max_rows: int, seed: int) -> np.ndarray:
+    """The rows the label models are fitted on: the train split's, or about ``max_rows`` of them drawn shard by
+    shard (labelers.aggregation.fit_sample: row group k of votes.parquet is shard k) when there are more."""
+    from labelers.aggregation import fit_sample
+
+    train = split == "train"
+    n_train = int(train.sum())
+    if n_train <= max_rows:
+        return train
+    mask, begin = np.zeros(len(split), dtype=bool), 0
+    for k in range(row_groups(votes)):
+        size = len(read_row_group(votes, k, ["split"]))
+        rows = np.flatnonzero(train[begin:begin + size]) + begin
+        mask[rows[fit_sample(len(rows), max_rows / n_train, seed, k)]] = True
+        begin += size
+    return mask
 
 
 def aggregate_stage(ctx: Context) -> dict[str, Any]:
@@ -217,7 +254,8 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     votes, lf_names = read_votes(ctx)
     cfg = ctx.config.aggregate
     L = votes[lf_names].to_numpy(dtype=np.int64)
-    result = aggregate(L, (votes["split"] == "train").to_numpy(), lf_names, cfg.model, cfg.settings())
+    fit_rows = fit_mask(ctx.path(S.VOTES), votes["split"].to_numpy(), cfg.max_fit_rows, cfg.seed)
+    result = aggregate(L, fit_rows, lf_names, cfg.model, cfg.settings())
     ctx.warnings.extend(result.warnings)
     bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
                              "p_mv": result.p_mv.astype(np.float32)})
@@ -268,23 +306,64 @@ def endmodel_stage(ctx: Context) -> dict[str, Any]:
             "changed_vs_aggregate": int((table["accepted"] != bindings["accepted"]).sum())}
 
 
-def registers_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.registers import materialise
+def _register_inputs(run_dir: Path, shard: Shard, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The shard's tokens and its accepted bindings (candidate columns, ``p``) from endmodel.parquet (the end
+    model's labels, or the aggregate's copied through when it is disabled), read by the shard's candidate rows
+    [shard.begin, shard.end): the end model's file is written whole."""
+    from labelers.registers import accepted_bindings
 
-    tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
-    cands = read_parquet(ctx.path(S.CANDIDATES), S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"],
-                         "candidates", S.SCHEMA_VERSION)
-    # the end model's labels, or the aggregate's copied through when it is disabled (endmodel.enabled)
-    labels = read_parquet(ctx.path(S.ENDMODEL), S.ENDMODEL_COLUMNS, "endmodel", S.SCHEMA_VERSION)
-    check_aligned(ctx.run_dir, S.ENDMODEL, labels, cands)
-    cfg, threshold = ctx.config.registers, ctx.config.aggregate.threshold
-    with progress_bar("registers", tokens["doc_id"].nunique()) as advance:
-        table, vocab, summary = materialise(tokens, cands, labels["p_bound"].to_numpy(), threshold,
-                                            cfg.slots, cfg.vocab_size, advance)
-    write_parquet(table, ctx.path(S.REGISTERS), ctx.meta(
-        "registers", slots=cfg.slots, vocab=vocab, threshold=threshold,
-        docs_sha256=file_sha256(ctx.path(S.DOCS))))
+    tokens = read_row_group(run_dir / S.TOKENS, shard.index, ["doc_id", "i", "start", "end"])
+    cands = read_row_group(run_dir / S.CANDIDATES, shard.index, S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma"])
+    labels = read_rows(run_dir / S.ENDMODEL, shard.begin, shard.end, S.ENDMODEL_COLUMNS)
+    check_aligned(run_dir, S.ENDMODEL, labels, cands)
+    return tokens, accepted_bindings(cands, labels["p_bound"].to_numpy(), threshold)
+
+
+def with_candidate_rows(shards: list[Shard], candidates: Path) -> list[Shard]:
+    """The shards, each with its rows of candidates.parquet as [begin, end) (row group k is shard k's)."""
+    sizes = [len(read_row_group(candidates, s.index, ["cand_id"])) for s in shards]
+    starts = np.cumsum([0, *sizes])
+    return [dataclasses.replace(s, begin=int(b), end=int(e)) for s, b, e in zip(shards, starts[:-1], starts[1:])]
+
+
+def lemma_count_part(shard: Shard, run_dir: str, threshold: float) -> dict[str, Any]:
+    """Registers task, first pass: the shard's share of the vocabulary counts."""
+    from labelers.registers import lemma_counts
+
+    return {"rows": 0, "counts": dict(lemma_counts(_register_inputs(Path(run_dir), shard, threshold)[1]))}
+
+
+def registers_part(shard: Shard, run_dir: str, threshold: float, vocab: list[str], slots: int) -> dict[str, Any]:
+    """Registers task: the register rows of the tokens in row group shard.index of tokens.parquet."""
+    from labelers.registers import register_arrays, register_counts, register_table
+
+    tokens, accepted = _register_inputs(Path(run_dir), shard, threshold)
+    labels, conf = register_arrays(tokens, accepted, vocab, slots)
+    summary = {"rows": int(tokens["doc_id"].nunique())} | register_counts(labels, len(accepted))
+    write_part(register_table(tokens, labels, conf), Path(shard.part), summary)
     return summary
+
+
+def registers_stage(ctx: Context) -> dict[str, Any]:
+    from collections import Counter
+
+    from labelers.registers import register_summary, vocab_from_counts
+
+    for name, kind in ((S.TOKENS, "tokens"), (S.CANDIDATES, "candidates"), (S.ENDMODEL, "endmodel")):
+        check_kind(ctx.path(name), kind, S.SCHEMA_VERSION)
+    cfg, threshold, run_dir = ctx.config.registers, ctx.config.aggregate.threshold, ctx.shared()
+    shards = with_candidate_rows(row_group_shards(ctx.run_dir, "registers", ctx.key, ctx.path(S.TOKENS)),
+                                 ctx.path(S.CANDIDATES))
+    # the one global fact: the vocabulary, counted over every shard before any shard's registers
+    counts = sum((Counter(f["counts"]) for f in ctx.tasks.map(lemma_count_part, shards, run_dir=run_dir,
+                                                               threshold=threshold)), Counter())
+    vocab = vocab_from_counts(counts, cfg.vocab_size)
+    found = run_shards(ctx.tasks, "registers", num_rows(ctx.path(S.DOCS)), registers_part, shards, run_dir=run_dir,
+                       threshold=threshold, vocab=vocab, slots=cfg.slots)
+    finish_parts(shards, ctx.path(S.REGISTERS), ctx.meta(
+        "registers", slots=cfg.slots, vocab=vocab, threshold=threshold,
+        docs_sha256=file_sha256(ctx.path(S.DOCS))), ctx.run_dir, "registers")
+    return register_summary(found, vocab)
 
 
 def report_stage(ctx: Context) -> dict[str, Any]:
@@ -370,7 +449,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("ingest", (), (S.DOCS, "splits.json", "ingest_report.json"), ("ingest",),
           ingest_stage, environment=corpus_environment),
     Stage("parse", (S.DOCS,), (S.TOKENS,), ("parse",), parse_stage,
-          volatile=("batch_size", "n_process", "shard_docs"), environment=pipeline_environment),
+          volatile=("batch_size", "n_process"), environment=pipeline_environment),
     Stage("candidates", (S.DOCS, S.TOKENS), (S.CANDIDATES,), ("candidates",), candidates_stage),
     Stage("label", (S.CANDIDATES,), (S.VOTES,), ("label",), label_stage),
     Stage("aggregate", (S.VOTES,), (S.BINDINGS, S.AGGREGATORS, LABEL_MODEL, "aggregate.json"), ("aggregate",),

@@ -113,25 +113,31 @@ def read_metadata(path: Path) -> dict[str, Any]:
         raise damaged(path, exc) from None
 
 
-def read_table(path: Path) -> pa.Table:
-    """A whole Parquet file, every page checked against its checksum (files written before checksums
-    were added are read unchecked)."""
+def read_table(path: Path, columns: list[str] | None = None) -> pa.Table:
+    """A whole Parquet file (or some of its columns), every page checked against its checksum (files
+    written before checksums were added are read unchecked)."""
     try:
-        return pq.read_table(path, page_checksum_verification=True)
+        return pq.read_table(path, columns=columns, page_checksum_verification=True)
     except (pa.ArrowException, OSError) as exc:
         raise damaged(path, exc) from None
 
 
-def read_parquet(path: Path, required: list[str] | None = None, kind: str | None = None,
-                 schema_version: int | None = None) -> pd.DataFrame:
-    """Read a Parquet file and check its columns, kind and schema version, with a clear error."""
-    path = Path(path)
+def check_kind(path: Path, kind: str | None, schema_version: int | None = None) -> dict[str, Any]:
+    """The file's metadata, after checking its kind and schema version (a clear error naming the fix)."""
     meta = read_metadata(path)
     if kind is not None and meta.get("kind") != kind:
         raise UserError(f"{path}: expected a {kind!r} file, its metadata says kind={meta.get('kind')!r}")
     if schema_version is not None and meta.get("schema_version") != schema_version:
         raise UserError(f"{path}: schema version {meta.get('schema_version')!r}, this code reads "
                         f"{schema_version}; rerun the stage that writes it with --force")
+    return meta
+
+
+def read_parquet(path: Path, required: list[str] | None = None, kind: str | None = None,
+                 schema_version: int | None = None) -> pd.DataFrame:
+    """Read a Parquet file and check its columns, kind and schema version, with a clear error."""
+    path = Path(path)
+    check_kind(path, kind, schema_version)
     df = read_table(path).to_pandas()
     missing = [c for c in (required or []) if c not in df.columns]
     if missing:
@@ -156,3 +162,78 @@ def file_sha256(path: Path) -> str:
 
 def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# ----------------------------------------------------------------------------------------------
+# Shard parts: a stage that works in shards writes one part per shard (one row group each), then
+# assembles them into its output file, whose row group k is shard k (read_row_group).
+
+
+def write_part(frame: pd.DataFrame | pa.Table, path: Path, summary: dict[str, Any]) -> None:
+    """One shard's rows as a single row group (an empty shard too: its row group has no rows), with the
+    shard's summary figures in the footer, so a resumed stage reads them back instead of redoing it."""
+    table = frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                           METADATA_KEY: json.dumps(summary, sort_keys=True).encode()})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd", write_page_checksum=True,
+                       row_group_size=max(table.num_rows, 1))
+
+
+def assemble_parts(parts: list[Path], path: Path, metadata: dict[str, Any]) -> None:
+    """Write ``path`` from the parts, one row group per part in the given order, with ``metadata`` (and the
+    pandas metadata of the first part with rows) in the footer. Parts are read one at a time, twice (schema,
+    then rows), so memory holds one shard, not the whole output."""
+    schemas = [pq.read_schema(p) for p in parts]
+    rows = [pq.ParquetFile(p).metadata.num_rows for p in parts]
+    first = next((k for k, n in enumerate(rows) if n), 0)
+    pandas_meta = {k: v for k, v in (schemas[first].metadata or {}).items() if k != METADATA_KEY}
+    schema = schemas[first].remove_metadata().with_metadata(
+        {**pandas_meta, METADATA_KEY: json.dumps(metadata, sort_keys=True).encode()})
+    with atomic_path(path) as tmp:
+        with pq.ParquetWriter(tmp, schema, compression="zstd", write_page_checksum=True) as writer:
+            for part in parts:
+                table = read_table(part)
+                table = table.replace_schema_metadata(None).cast(schema.remove_metadata())
+                writer.write_table(table.replace_schema_metadata(schema.metadata),
+                                   row_group_size=max(table.num_rows, 1))
+
+
+def row_groups(path: Path) -> int:
+    """How many row groups (shards, for a file assembled from parts) ``path`` has."""
+    try:
+        return pq.ParquetFile(path).num_row_groups
+    except (pa.ArrowException, OSError) as exc:
+        raise damaged(path, exc) from None
+
+
+def num_rows(path: Path) -> int:
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except (pa.ArrowException, OSError) as exc:
+        raise damaged(path, exc) from None
+
+
+def read_row_group(path: Path, index: int, columns: list[str] | None = None) -> pd.DataFrame:
+    """Row group ``index`` of ``path`` (shard ``index`` of an assembled file), pages checked."""
+    try:
+        with pq.ParquetFile(path, page_checksum_verification=True) as fh:
+            return fh.read_row_group(index, columns=columns).to_pandas()
+    except (pa.ArrowException, OSError) as exc:
+        raise damaged(path, exc) from None
+
+
+def read_rows(path: Path, begin: int, end: int, columns: list[str] | None = None) -> pd.DataFrame:
+    """Rows [begin, end) of ``path``, reading only the row groups that hold them."""
+    try:
+        with pq.ParquetFile(path, page_checksum_verification=True) as fh:
+            sizes = [fh.metadata.row_group(k).num_rows for k in range(fh.num_row_groups)]
+            starts = [sum(sizes[:k]) for k in range(len(sizes))]
+            wanted = [k for k, (s, n) in enumerate(zip(starts, sizes)) if s < end and s + n > begin]
+            if not wanted:
+                return fh.schema_arrow.empty_table().select(columns or fh.schema_arrow.names).to_pandas()
+            table = fh.read_row_groups(wanted, columns=columns)
+    except (pa.ArrowException, OSError) as exc:
+        raise damaged(path, exc) from None
+    offset = starts[wanted[0]]
+    return table.slice(begin - offset, end - begin).to_pandas()

@@ -36,12 +36,14 @@ def passage_registers(n_tokens: int, accepted: pd.DataFrame, index: dict[str, in
     """
     labels = np.full((n_tokens, slots), NOTHING_ID, dtype=np.int16)
     conf = np.ones((n_tokens, slots), dtype=np.float32)
+    # numpy columns, read once: pandas indexing per entity cost more than the registers themselves
+    ent_ids, ent_i, attr_i = (accepted[c].to_numpy() for c in ("ent_id", "ent_i", "attr_i"))
+    lemmas, p = accepted["attr_lemma"].to_numpy(dtype=object), accepted["p"].to_numpy()
     for k, ent_id in enumerate(slot_entities(accepted, slots)):
-        events = accepted[accepted["ent_id"] == ent_id]
-        effect = np.maximum(events["ent_i"].to_numpy(), events["attr_i"].to_numpy())
-        order = np.lexsort((events["attr_i"].to_numpy(), effect))
-        for row in order:
-            label = index.get(events["attr_lemma"].iloc[row].lower(), OTHER_ID)
-            labels[effect[row]:, k] = label
-            conf[effect[row]:, k] = events["p"].iloc[row]
+        rows = np.flatnonzero(ent_ids == ent_id)
+        effect = np.maximum(ent_i[rows], attr_i[rows])
+        for row in rows[np.lexsort((attr_i[rows], effect))]:
+            start = max(ent_i[row], attr_i[row])
+            labels[start:, k] = index.get(lemmas[row].lower(), OTHER_ID)
+            conf[start:, k] = p[row]
     return labels, conf

@@ -1,7 +1,7 @@
-"""Determinism (item 10 of issue 14): a fresh run with two spaCy worker processes (-j 2, in small batches
-so that both workers parse) in another folder writes byte for byte the outputs of the fresh -j 1 reference
-run, the training checkpoint and report.json included; the thorough mode (REGSCAFFOLD_FAULTS=full) adds a
-second fresh -j 1 run."""
+"""Determinism (item 10 of issue 14): a fresh run on a local Dask cluster of two worker processes (-j 2, in
+small spaCy batches) in another folder writes byte for byte the outputs of the fresh -j 1 reference run, the
+training checkpoint and report.json included; the thorough mode (REGSCAFFOLD_FAULTS=full) adds a second fresh
+-j 1 run."""
 from __future__ import annotations
 
 import tomllib
@@ -10,8 +10,7 @@ import pytest
 
 from faultkit import RUN, RUN_ARGS, THOROUGH, Cli, new_home, outputs
 
-PARALLEL = [arg for arg in RUN_ARGS if not arg.startswith("--parse.shard_docs")] + ["-j", "2",
-                                                                                   "--parse.batch_size=2"]
+PARALLEL = RUN_ARGS + ["-j", "2", "--parse.batch_size=1"]
 
 
 def fresh_run(home, args) -> dict[str, object]:
@@ -24,8 +23,8 @@ def fresh_run(home, args) -> dict[str, object]:
 def test_two_worker_processes_give_the_same_bytes_as_one(reference, tmp_path):
     home = new_home(tmp_path, "parallel")
     found = fresh_run(home, PARALLEL)
-    assert tomllib.loads((home / RUN / "config.toml").read_text())["parse"]["n_process"] == 2
-    # config.toml records the speed settings (-j, batch and shard sizes), which outputs do not depend on
+    assert tomllib.loads((home / RUN / "config.toml").read_text())["cluster"]["workers"] == 2
+    # config.toml records the speed settings (-j, batch size), which outputs do not depend on
     assert {k: v for k, v in found.items() if k != "config.toml"} == \
         {k: v for k, v in reference.outputs.items() if k != "config.toml"}
 

@@ -38,7 +38,7 @@ def regscaffold(cwd: Path, *args: str, typed: str | None = None) -> subprocess.C
     command = [str(script)] if script.exists() else [sys.executable, "-c", "from pipeline.cli import main; main()"]
     return subprocess.run(command + list(args), cwd=cwd, input=typed, capture_output=True, text=True, timeout=600,
                           env={"PATH": "/usr/bin:/bin", "OMP_WAIT_POLICY": "PASSIVE", "COLUMNS": "200",
-                               "REGSCAFFOLD_QUIET": "1"})
+                               "REGSCAFFOLD_QUIET": "1", "PYTHONPATH": str(Path(__file__).parents[2])})
 
 
 def chapters() -> list[str]:
