@@ -22,7 +22,6 @@ someone else cannot run code when it is loaded.
 """
 from __future__ import annotations
 
-import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from snorkel.labeling.model import LabelModel, MajorityLabelVoter
 from labelers.label_models import DawidSkene, correlated_groups, fit_dawid_skene, merge_groups
 from labelers.labels import ABSTAIN, BOUND
 from pipeline.core.errors import UserError
-from pipeline.core.io import atomic_path
+from pipeline.core.io import atomic_path, load_weights
 
 MIN_LFS = 3  # LabelModel's own minimum
 GROUP_PHI = 0.5
@@ -262,13 +261,7 @@ def save_aggregator(path: Path, fitted: Fitted) -> None:
 
 def _read_state(path: Path) -> dict[str, Any]:
     rerun = f"rerun the aggregate stage (regscaffold run --out {Path(path).parent} --only aggregate --force)"
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        raise UserError(f"{path} holds objects other than tensors and plain values (or is no label model "
-                        f"file); it is refused because loading such objects could run code: {rerun}") from None
-    except Exception as exc:  # torch raises several types for a damaged archive
-        raise UserError(f"{path} cannot be read ({str(exc)[:200]}); it is damaged: {rerun}") from None
+    state = load_weights(path, "label model", rerun)
     if not isinstance(state, dict) or state.get("format") != LABEL_MODEL_FORMAT:
         raise UserError(f"{path} is not a {LABEL_MODEL_FORMAT} file; {rerun}")
     return state

@@ -14,7 +14,6 @@ with at least one vote (an all-abstain row only echoes the prior).
 """
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
 from pipeline.core.errors import UserError
-from pipeline.core.io import atomic_path
+from pipeline.core.io import atomic_path, load_weights
 
 N_FEATURES = 2 ** 18
 CLOSED_CLASS = frozenset({"ADP", "AUX", "CCONJ", "SCONJ", "DET", "PART", "PRON", "PUNCT"})
@@ -169,17 +168,9 @@ def save_end_model(path: Path, model: EndModel | None) -> None:
 
 def load_end_model(path: Path) -> EndModel | None:
     """The end model a run saved (None: it fell back); never runs code from the file."""
-    import torch
-
     path = Path(path)
     rerun = f"rerun the endmodel stage (regscaffold run --out {path.parent} --only endmodel --force)"
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError:
-        raise UserError(f"{path} holds objects other than tensors and plain values; it is refused because "
-                        f"loading such objects could run code: {rerun}") from None
-    except Exception as exc:  # torch raises several types for a damaged archive
-        raise UserError(f"{path} cannot be read ({str(exc)[:200]}); it is damaged: {rerun}") from None
+    state = load_weights(path, "end model", rerun)
     if not isinstance(state, dict) or state.get("format") != ENDMODEL_FORMAT or state.get("n_features") != N_FEATURES:
         raise UserError(f"{path} is not a {ENDMODEL_FORMAT} file of {N_FEATURES} features; {rerun}")
     if not state["fitted"]:

@@ -237,3 +237,19 @@ def read_rows(path: Path, begin: int, end: int, columns: list[str] | None = None
         raise damaged(path, exc) from None
     offset = starts[wanted[0]]
     return table.slice(begin - offset, end - begin).to_pandas()
+
+
+def load_weights(path: Path, what: str, rerun: str) -> Any:
+    """torch.load(weights_only=True) of a file from a run folder (possibly someone else's): tensors and plain
+    values only, so loading it never runs code; a refused or damaged file is one UserError naming ``rerun``."""
+    import pickle
+
+    import torch
+
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise UserError(f"{path} holds objects other than tensors and plain values (or is no {what} file); it "
+                        f"is refused because loading such objects could run code: {rerun}") from None
+    except Exception as exc:  # torch raises several types for a damaged archive
+        raise UserError(f"{path} cannot be read ({str(exc)[:200]}); it is damaged: {rerun}") from None
