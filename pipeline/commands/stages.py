@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -18,7 +19,7 @@ import pandas as pd
 from pipeline.commands.cluster import Shard, Tasks, doc_shards, finish_parts, row_group_shards, run_shards
 from pipeline.core import schemas as S
 from pipeline.core.io import (check_aligned, check_kind, file_sha256, num_rows, read_metadata, read_parquet,
-                              read_row_group, read_rows, read_table, row_groups, write_json, write_parquet, write_part)
+                              read_row_group, read_rows, read_table, row_group_sizes, write_json, write_parquet, write_part)
 from pipeline.core.paths import PROJECT_ROOT
 from pipeline.core.progress import progress_bar
 
@@ -166,12 +167,8 @@ def candidates_stage(ctx: Context) -> dict[str, Any]:
     found = run_shards(ctx.tasks, "candidates", num_rows(ctx.path(S.DOCS)), candidates_part, shards,
                        cfg=ctx.config.candidates, run_dir=ctx.shared(), lang=lang)
     finish_parts(shards, ctx.path(S.CANDIDATES), ctx.meta("candidates"), ctx.run_dir, "candidates")
-    by_split: dict[str, int] = {}
-    for f in found:
-        for split, n in f["by_split"].items():
-            by_split[split] = by_split.get(split, 0) + n
-    return {"candidates": sum(f["candidates"] for f in found),
-            "by_split": dict(sorted(by_split.items(), key=lambda kv: -kv[1])),
+    by_split = sum((Counter(f["by_split"]) for f in found), Counter())
+    return {"candidates": sum(f["candidates"] for f in found), "by_split": dict(by_split.most_common()),
             "docs_with_candidates": sum(f["docs_with_candidates"] for f in found)}
 
 
@@ -239,8 +236,7 @@ def fit_mask(votes: Path, split: np.ndarray, max_rows: int, seed: int) -> np.nda
     if n_train <= max_rows:
         return train
     mask, begin = np.zeros(len(split), dtype=bool), 0
-    for k in range(row_groups(votes)):
-        size = len(read_row_group(votes, k, ["split"]))
+    for k, size in enumerate(row_group_sizes(votes)):
         rows = np.flatnonzero(train[begin:begin + size]) + begin
         mask[rows[fit_sample(len(rows), max_rows / n_train, seed, k)]] = True
         begin += size
@@ -321,8 +317,8 @@ def _register_inputs(run_dir: Path, shard: Shard, threshold: float) -> tuple[pd.
 
 def with_candidate_rows(shards: list[Shard], candidates: Path) -> list[Shard]:
     """The shards, each with its rows of candidates.parquet as [begin, end) (row group k is shard k's)."""
-    sizes = [len(read_row_group(candidates, s.index, ["cand_id"])) for s in shards]
-    starts = np.cumsum([0, *sizes])
+    sizes = row_group_sizes(candidates)
+    starts = np.cumsum([0, *(sizes[s.index] for s in shards)])
     return [dataclasses.replace(s, begin=int(b), end=int(e)) for s, b, e in zip(shards, starts[:-1], starts[1:])]
 
 
@@ -345,8 +341,6 @@ def registers_part(shard: Shard, run_dir: str, threshold: float, vocab: list[str
 
 
 def registers_stage(ctx: Context) -> dict[str, Any]:
-    from collections import Counter
-
     from labelers.registers import register_summary, vocab_from_counts
 
     for name, kind in ((S.TOKENS, "tokens"), (S.CANDIDATES, "candidates"), (S.ENDMODEL, "endmodel")):

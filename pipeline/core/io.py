@@ -207,6 +207,15 @@ def row_groups(path: Path) -> int:
         raise damaged(path, exc) from None
 
 
+def row_group_sizes(path: Path) -> list[int]:
+    """The row count of each row group of ``path`` (from the footer: no data is read)."""
+    try:
+        meta = pq.ParquetFile(path).metadata
+        return [meta.row_group(k).num_rows for k in range(meta.num_row_groups)]
+    except (pa.ArrowException, OSError) as exc:
+        raise damaged(path, exc) from None
+
+
 def num_rows(path: Path) -> int:
     try:
         return pq.ParquetFile(path).metadata.num_rows
