@@ -24,7 +24,7 @@ from pipeline.core import schemas
 from pipeline.core.errors import UserError
 from pipeline.core.io import check_aligned, file_sha256, read_metadata, read_parquet, read_table
 from pipeline.core.registers import is_binding, slot_entities
-from training import readouts, synthetic, visible
+from training import annotate, readouts, synthetic, visible
 from training.loss import LossConfig, RegisterTargets, register_targets
 from training.model import IGNORE
 from training.tokenizer import PAD_ID, align, token_rows, train_bpe, word_level
@@ -86,7 +86,11 @@ class DataConfig:
     """Readouts: add each window that has readouts again with its pairs' adjectives exchanged (its register
     targets exchanged with them) and its readouts exchanged to match."""
     readout_seed: int = 0
-    """Readouts: seed of the order of each window's readout lines."""
+    """Readouts: seed of the order of each window's readout lines (and of the annotations' draws)."""
+    annotate: float = 0.0
+    """In-stream annotation (training/annotate.py): the share of a training window's re-mentions of an entity
+    bound inside it that get the bound attribute written after them ("the captain (old)"), in the room rows
+    keep for readouts; 0 = none. Needs readouts."""
 
     def problems(self) -> list[str]:
         found = []
@@ -115,12 +119,17 @@ class DataConfig:
                          ">= 1")
         if not 0.0 < self.readout_min_p <= 1.0:
             found.append(f"readout_min_p must be in (0, 1], got {self.readout_min_p}")
+        if not 0.0 <= self.annotate <= 1.0:
+            found.append(f"annotate must be in [0, 1], got {self.annotate}")
+        elif self.annotate and not self.readouts:
+            found.append("annotate needs readouts (--data.readouts=true): annotations use the room rows keep for "
+                         "readouts, so every arm sees the same windows of text")
         return found
 
     def readout_settings(self) -> readouts.Settings | None:
         """The readouts' settings, or None when they are off."""
-        return (readouts.Settings(self.readout_pairs, self.readout_tokens, self.twins, self.readout_seed)
-                if self.readouts else None)
+        return (readouts.Settings(self.readout_pairs, self.readout_tokens, self.twins, self.readout_seed,
+                                  self.annotate) if self.readouts else None)
 
     def source_problem(self) -> str:
         return (f"labels={self.labels!r}, synthetic={self.synthetic!r}: give exactly one data source, "
@@ -141,6 +150,8 @@ class LabeledRun:
     #                        read only for window targets
     assertions: dict[str, readouts.Assertions] | None = None  # doc_id -> what readouts may ask; read only
     #                        with readouts
+    mentions: dict[str, pd.DataFrame] | None = None  # doc_id -> entity mentions (annotate.MENTION_COLUMNS);
+    #                        read only for window targets
 
 
 def _read_registers(path: Path):
@@ -181,13 +192,22 @@ def _list_column(table, name: str, slots: int, path: Path) -> np.ndarray:
 
 def load_events(run_dir: Path, threshold: float) -> dict[str, pd.DataFrame]:
     """Per passage, the accepted bindings (P(BOUND) above the registers' threshold) of candidates.parquet."""
-    columns = ["cand_id", "doc_id", *visible.EVENT_COLUMNS[:-1]]
+    keep = [*visible.EVENT_COLUMNS, *annotate.SOURCE_COLUMNS]
+    columns = ["cand_id", "doc_id", *[c for c in keep if c != "p"]]
     cands = read_parquet(Path(run_dir) / schemas.CANDIDATES, columns, "candidates", schemas.SCHEMA_VERSION)
     bindings = read_parquet(Path(run_dir) / schemas.BINDINGS, ["cand_id", "p_lm"], "bindings", schemas.SCHEMA_VERSION)
     check_aligned(Path(run_dir), schemas.BINDINGS, bindings, cands)
     cands = cands.assign(p=bindings["p_lm"].to_numpy())
     accepted = cands[is_binding(cands["p"], threshold)]
-    return {doc_id: rows[visible.EVENT_COLUMNS] for doc_id, rows in accepted.groupby("doc_id", sort=False)}
+    return {doc_id: rows[keep] for doc_id, rows in accepted.groupby("doc_id", sort=False)}
+
+
+def load_mentions(run_dir: Path) -> dict[str, pd.DataFrame]:
+    """Per passage, the entity mentions of candidates.parquet (one row per mention, by position)."""
+    cands = read_parquet(Path(run_dir) / schemas.CANDIDATES, ["doc_id", *annotate.MENTION_COLUMNS], "candidates",
+                         schemas.SCHEMA_VERSION).drop_duplicates(["doc_id", "ent_start"])
+    return {doc_id: rows[annotate.MENTION_COLUMNS].sort_values("ent_start")
+            for doc_id, rows in cands.groupby("doc_id", sort=False)}
 
 
 def load_run(run_dir: Path, targets: str = "passage") -> LabeledRun:
@@ -231,8 +251,9 @@ def load_run(run_dir: Path, targets: str = "passage") -> LabeledRun:
     labels, conf = labels[order], conf[order]
     spans = {uniques[codes[lo]]: (starts[lo:hi], ends[lo:hi], labels[lo:hi], conf[lo:hi])
              for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(codes)]) if hi > lo}
-    events = load_events(run_dir, float(meta.get("threshold", 0.5))) if targets == "window" else None
-    return LabeledRun(docs, vocab, slots, spans, events)
+    window = targets == "window"
+    events = load_events(run_dir, float(meta.get("threshold", 0.5))) if window else None
+    return LabeledRun(docs, vocab, slots, spans, events, mentions=load_mentions(run_dir) if window else None)
 
 
 @dataclass
@@ -245,7 +266,7 @@ class Windows:
         return Windows(self.tokens.to(device), self.labels.to(device), self.conf.to(device))
 
 
-NO_EVENTS = pd.DataFrame(columns=visible.EVENT_COLUMNS)  # a passage without accepted bindings
+NO_EVENTS = pd.DataFrame(columns=[*visible.EVENT_COLUMNS, *annotate.SOURCE_COLUMNS])  # a passage without bindings
 
 
 def class_index(run: LabeledRun) -> dict[str, int]:
@@ -264,6 +285,9 @@ class Piece:
     lines: tuple[readouts.Line, ...] = ()  # those lines
     twin: bool = False  # a counterfactual twin: the window of the piece before it, adjectives exchanged
     events: pd.DataFrame | None = None  # a twin's bindings (its targets' source): the exchanged ones
+    annotated: int = 0  # of its ids, how many are annotations (training/annotate.py)
+    annotations: int = 0  # how many annotations it holds
+    rementions: int = 0   # re-mentions it could annotate (0 for a twin: its window's count them)
 
 
 def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
@@ -284,27 +308,39 @@ def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
         if run.events is None:  # passage targets: the passage's own registers, aligned once
             labels, conf = align(text, encoding.offsets, *spans)
         events = run.events.get(doc_id, NO_EVENTS) if run.events is not None else None
+        mentions = (run.mentions or {}).get(doc_id, annotate.NO_MENTIONS)
         for lo in range(0, max(len(ids) - 1, 0), step):
             piece = ids[lo:lo + step + 1]  # inputs are all but its last token
             inputs = slice(lo, lo + len(piece) - 1)
+            drawn = ((annotate.inserts(text, encoding.offsets[lo:lo + len(piece)], len(piece), events,
+                                       settings.annotate, annotate.window_rng(settings.seed, doc_id, lo), mentions))
+                     if settings and settings.annotate and ask else ([], 0))
             if settings and ask and run.assertions and doc_id in run.assertions:
                 asked = asked_pieces(text, encoding.offsets, ids, rows, lo, len(piece), doc_id, events,
-                                     run.assertions[doc_id], tokenizer, block_size, settings, index, slots)
+                                     run.assertions[doc_id], tokenizer, block_size, settings, index, slots, drawn,
+                                     mentions)
                 if asked:
                     out += asked
                     continue
             if run.events is None:
                 out.append(Piece(doc_id, piece, rows[inputs], labels[inputs], conf[inputs]))
-            else:
-                out.append(Piece(doc_id, piece, rows[inputs], *visible.window_targets(rows[inputs], events, index, slots)))
+                continue
+            found = annotate.fit(drawn[0], block_size + 1 - len(piece), tokenizer)
+            unit, unit_rows, added = annotate.apply(piece.tolist(), rows[inputs], found, tokenizer)
+            out.append(Piece(doc_id, np.array(unit, dtype=np.int64), unit_rows,
+                             *visible.window_targets(unit_rows, events, index, slots), annotated=added,
+                             annotations=len(found), rementions=drawn[1]))
     return out
 
 
 def asked_pieces(text: str, offsets: list[tuple[int, int]], ids: np.ndarray, rows: np.ndarray, lo: int, n: int,
                  doc_id: str, events: pd.DataFrame, found: readouts.Assertions, tokenizer: Tokenizer,
-                 block_size: int, settings: readouts.Settings, index: dict[str, int], slots: int) -> list[Piece]:
+                 block_size: int, settings: readouts.Settings, index: dict[str, int], slots: int,
+                 drawn: tuple[list[annotate.Insert], int] = ([], 0),
+                 mentions: pd.DataFrame = annotate.NO_MENTIONS) -> list[Piece]:
     """A window of ``n`` text tokens from ``lo`` with its readouts, and its twin; [] when it has no readout pair
-    (training/readouts.py). Every text token is an input here: the readouts follow it."""
+    (training/readouts.py). Every text token is an input here: the readouts follow it. ``drawn``: the window's
+    annotations (training/annotate.py) and its eligible re-mentions; they fill the room the readouts leave."""
     window = slice(lo, lo + n)
     pairs = readouts.window_pairs(found, (offsets[lo][0], offsets[lo + n - 1][1]), settings.pairs)
     while pairs:
@@ -317,20 +353,28 @@ def asked_pieces(text: str, offsets: list[tuple[int, int]], ids: np.ndarray, row
         pairs = pairs[:-1]
     if not pairs:
         return []
+    twin_events = readouts.exchanged_events(events, pairs)
+    # the twin's annotations: the same draws (same positions), its exchanged attributes
+    twin_drawn = annotate.inserts(text, offsets[window], n, twin_events, settings.annotate,
+                                  annotate.window_rng(settings.seed, doc_id, lo), mentions)[0] if drawn[0] else []
+    kept = min(len(annotate.fit(drawn[0], block_size + 1 - n - len(asked_ids), tokenizer)),
+               len(annotate.fit(twin_drawn, block_size + 1 - len(twin_ids) - len(swapped_ids), tokenizer)))
 
     def piece(text_ids: list[int], text_rows: np.ndarray, line_ids: list[int], found_lines: list[readouts.Line],
-              bindings: pd.DataFrame, twin: bool) -> Piece:
+              bindings: pd.DataFrame, twin: bool, notes: list[annotate.Insert],
+              position: list[int] | None = None) -> Piece:
+        text_ids, text_rows, added = annotate.apply(text_ids, text_rows, notes[:kept], tokenizer, position)
         unit = np.array(text_ids + line_ids, dtype=np.int64)
         # inputs: the text, then all readout tokens but the last, at the state after the text
         unit_rows = np.concatenate([text_rows, np.full(len(line_ids) - 1, text_rows[-1])])
         labels, conf = visible.window_targets(unit_rows, bindings, index, slots)
         return Piece(doc_id, unit, unit_rows, labels, conf, len(line_ids), tuple(found_lines), twin,
-                     bindings if twin else None)
+                     bindings if twin else None, added, min(kept, len(notes)), 0 if twin else drawn[1])
 
-    out = [piece(ids[window].tolist(), rows[window], asked_ids, asked, events, False)]
+    out = [piece(ids[window].tolist(), rows[window], asked_ids, asked, events, False, drawn[0])]
     if settings.twins:
-        out.append(piece(twin_ids, rows[window][source], swapped_ids, swapped, readouts.exchanged_events(events, pairs),
-                         True))
+        out.append(piece(twin_ids, rows[window][source], swapped_ids, swapped, twin_events, True, twin_drawn,
+                         annotate.last_positions(source, n)))
     return out
 
 

@@ -48,7 +48,8 @@ class Settings:
     pairs: int = 2      # most readout pairs a window
     tokens: int = 32    # tokens of every row kept for readouts
     twins: bool = True  # add each window with readouts again, its pairs' adjectives exchanged
-    seed: int = 0       # of the order of the readout lines
+    seed: int = 0       # of the order of the readout lines (and of the annotations' draws)
+    annotate: float = 0.0  # share of re-mentions annotated (training/annotate.py)
 
 
 AssertionLoader = Callable[[Path, Sequence[str], float], dict[str, Assertions]]
@@ -152,14 +153,21 @@ def line_order(seed: int, doc_id: str, lo: int, n_pairs: int) -> list[int]:
 
 
 def share(pieces: Sequence) -> dict[str, float]:
-    """How much of a split's training rows are readouts: rows, twins, readout lines and the share of next-
-    token targets (every token but a row's first) that are readout tokens."""
+    """How much of a split's training rows are readouts and annotations: rows, twins, readout lines, the
+    share of next-token targets (every token but a row's first) that are readout tokens, and annotations
+    (training/annotate.py) against the windows' eligible re-mentions."""
     targets = sum(len(p.ids) - 1 for p in pieces)
     readout = sum(p.readout for p in pieces)
-    return {"rows": len(pieces), "rows_with_readouts": sum(1 for p in pieces if p.lines and not p.twin),
+    annotated = sum(p.annotated for p in pieces)
+    windows = [p for p in pieces if not p.twin]
+    return {"rows": len(pieces), "rows_with_readouts": sum(1 for p in windows if p.lines),
             "twins": sum(1 for p in pieces if p.twin), "lines": sum(len(p.lines) for p in pieces),
             "targets": targets, "readout_tokens": readout, "readout_share": readout / max(targets, 1),
-            "twin_share": sum(len(p.ids) - 1 for p in pieces if p.twin) / max(targets, 1)}
+            "twin_share": sum(len(p.ids) - 1 for p in pieces if p.twin) / max(targets, 1),
+            "rementions": sum(p.rementions for p in windows),
+            "annotations": sum(p.annotations for p in windows),
+            "annotated_share_of_rementions": sum(p.annotations for p in windows) / max(sum(p.rementions for p in windows), 1),
+            "annotation_tokens": annotated, "annotation_share": annotated / max(targets, 1)}
 
 
 def prior_score(train: Sequence, held_out: Sequence) -> dict[str, float]:
