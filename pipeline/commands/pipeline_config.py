@@ -199,13 +199,15 @@ class ReportConfig:
 def stage_training() -> TrainConfig:
     """The trainer's config for the short training run that ends `regscaffold run` (the full experiment:
     benchmarks/real_text.py): the trainer's own sections, with defaults sized for train + probe in a few
-    minutes on 2 cores. Measured on the bundled corpus from a fresh clone (2026-11-30, 2 mostly idle cores),
-    the train stage took 199 s (about 11,000 tokens/s) and the probe stage 9 s."""
+    minutes on 2 cores, in the second real-text design (issue 12): window-visible register targets and paired
+    readouts with counterfactual twins (training/visible.py, training/readouts.py). Measured on the bundled
+    corpus from a fresh clone (2026-11-30, 2 mostly idle cores, first design), the train stage took 199 s
+    (about 11,000 tokens/s) and the probe stage 9 s."""
     return TrainConfig(model=ModelConfig(n_layer=4, n_head=4, d_model=128, block_size=128),
                        loss=LossConfig(aux_weight=0.5),
                        optim=OptimConfig(steps=1000, batch_size=16, lr=1e-3, warmup_steps=100, lr_schedule="constant"),
                        run=RunSettings(eval_every=250, seed=0, progress=False),
-                       data=DataConfig(bpe_vocab_size=4096))
+                       data=DataConfig(bpe_vocab_size=4096, targets="window", readouts=True))
 
 
 @dataclass

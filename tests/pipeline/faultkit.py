@@ -46,7 +46,7 @@ SETTINGS = ["--ingest.valid_fraction=0.2", "--ingest.test_fraction=0.2", "--pars
             "--aggregate.min_train_rows=20", "--aggregate.epochs=50", "--endmodel.min_train_rows=20",
             "--probe.min_pairs=5",
             "--train.steps=60", "--train.eval_every=20", "--train.n_layer=1", "--train.n_head=2",
-            "--train.d_model=16", "--train.block_size=32", "--train.bpe_vocab_size=512",
+            "--train.d_model=16", "--train.block_size=32", "--train.data.readout_tokens=8", "--train.bpe_vocab_size=512",
             "--train.batch_size=2", "--train.warmup_steps=0"]
 RUN_ARGS = ["run", "--corpus", CORPUS, "--out", RUN, *SETTINGS]
 ENV = {"PATH": "/usr/bin:/bin", "OMP_WAIT_POLICY": "PASSIVE", "REGSCAFFOLD_QUIET": "1",

@@ -25,7 +25,7 @@ from pipeline.commands.stages import STAGE_NAMES
 
 HARBOR = Path(__file__).parents[1] / "fixtures" / "own" / "harbor.txt"
 TINY_TRAIN = ["--train.steps=2", "--train.n_layer=1", "--train.n_head=2", "--train.d_model=16",
-              "--train.block_size=32", "--train.bpe_vocab_size=512", "--train.batch_size=2",
+              "--train.block_size=32", "--train.data.readout_tokens=8", "--train.bpe_vocab_size=512", "--train.batch_size=2",
               "--train.warmup_steps=0", "--aggregate.epochs=50"]
 SPLITS = ["--ingest.valid_fraction=0.2", "--ingest.test_fraction=0.2"]
 LABEL_MODEL = ["--aggregate.min_train_rows=20"]

@@ -19,7 +19,7 @@ from pipeline.core.errors import UserError
 from pipeline.core.io import read_metadata
 
 FAST = ["--aggregate.epochs=50", "--train.optim.steps=2", "--train.model.n_layer=1", "--train.model.n_head=2",
-        "--train.model.d_model=16", "--train.model.block_size=32", "--train.data.bpe_vocab_size=512",
+        "--train.model.d_model=16", "--train.model.block_size=32", "--train.data.readout_tokens=8", "--train.data.bpe_vocab_size=512",
         "--train.optim.batch_size=2", "--train.optim.warmup_steps=0"]
 
 
