@@ -93,3 +93,6 @@ def train(
                         f"{found['rows_with_readouts']} windows + {found['twins']} twins); no-context prior on "
                         f"{prior['held_out_lines']} held-out lines: accuracy {prior['accuracy']:.3f}, with their twins "
                         f"{prior['accuracy_with_twins']:.3f} (chance 0.5), swap test {prior['swap_accuracy']:.3f} (random 0.25)", highlight=False, soft_wrap=True)
+        if found.get("annotations"):
+            Console().print(f"annotations: {found['annotation_share']:.1%} of training tokens ({found['annotations']} of "
+                            f"{found['rementions']} re-mentions)", highlight=False, soft_wrap=True)

@@ -127,3 +127,4 @@ def test_annotate_needs_readouts_and_a_rate_in_range():
     assert any("annotate needs readouts" in p for p in problems)
     assert any("annotate must be in [0, 1]" in p for p in DataConfig(labels="x", annotate=1.5).problems())
     assert not DataConfig(labels="x", targets="window", readouts=True, annotate=0.15).problems()
+
