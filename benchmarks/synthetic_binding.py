@@ -218,6 +218,43 @@ def noise_table(results: dict) -> list[str]:
     return lines
 
 
+def largest_tolerated(points: list[tuple[float, int, int]], share: float = 2 / 3) -> float | None:
+    """The largest noise level x up to which every measured level has at least ``share`` of its seeds solved,
+    from (x, solved, seeds run) points; None when the lowest level already fails.
+
+    >>> largest_tolerated([(0.0, 3, 3), (0.1, 3, 3), (0.3, 2, 3), (0.5, 0, 3)])
+    0.3
+    >>> largest_tolerated([(0.0, 3, 3), (0.1, 1, 3), (0.3, 2, 3)])
+    0.0
+    >>> largest_tolerated([(0.0, 1, 3)]) is None
+    True
+    """
+    found = None
+    for x, solved, run in sorted(points):
+        if solved < share * run:
+            break
+        found = x
+    return found
+
+
+def tolerance_lines(results: dict) -> list[str]:
+    """The noise threshold statement: per kind of noise, the largest level with >= 2/3 of seeds solving (the
+    base condition counts as level 0), once every level of that kind has all its seeds."""
+    base = results["conditions"].get(base_condition(results) or "generator", {}).get("runs", {}).get("registers", {})
+    lines = []
+    for key, names in (("wrong", ["noise_w0.1", "noise_w0.3", "noise_w0.5"]), ("missing", ["noise_m0.25", "noise_m0.5"])):
+        series = [(0.0, {s: base[s] for s in map(str, NOISE_SEEDS) if s in base})] + [
+            (getattr(NOISE[n], key), results["conditions"].get(n, {}).get("runs", {}).get("registers", {})) for n in names]
+        if any(len(runs) < len(NOISE_SEEDS) for _, runs in series):
+            lines.append(f"- {key}: not all levels have their {len(NOISE_SEEDS)} seeds yet")
+            continue
+        x = largest_tolerated([(x, sum(r["solved"] for r in runs.values()), len(runs)) for x, runs in series])
+        levels = ", ".join(f"{x}: {sum(r['solved'] for r in runs.values())}/{len(runs)}" for x, runs in series)
+        lines.append(f"- {key}: largest level with >= 2/3 of seeds solving: "
+                     f"{'none' if x is None else x} (solved by level: {levels})")
+    return lines
+
+
 def markdown(results: dict) -> str:
     protocol, audit = results["protocol"], results["audit"]
     lines = [
@@ -235,6 +272,7 @@ def markdown(results: dict) -> str:
         f"{audit['repeated_property_share']:.3f}", "",
     ]
     lines += fidelity_table(results) + [""] + arms_table(results) + [""] + noise_table(results)
+    lines += ["", "Noise threshold (within the step budget, seeds 0-2):"] + tolerance_lines(results)
     lines += ["", "Train seconds exclude evaluation and start-up but include torch.compile's first-step compile. "
               "The first round (properties drawn with replacement) is kept in the JSON under "
               f"history[{HISTORY!r}]."]
@@ -304,8 +342,10 @@ def main() -> None:
     audit = synthetic.audit(examples, 3)
     audit["repeated_property_share"] = sum(
         len({w for w in e.words if w in synthetic.TARGETS + synthetic.NON_TARGETS}) < 6 for e in examples) / len(examples)
-    results.update(protocol=protocol, audit=audit, machine=machine_info(),
-                   command="python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]))
+    results.update(protocol=protocol, audit=audit)
+    if not args.report_only:  # a report of earlier runs keeps the command and machine that made them
+        results.update(machine=machine_info(),
+                       command="python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]))
     results.setdefault("updated", datetime.datetime.now().isoformat(timespec="seconds"))
     while not args.report_only:
         todo = [(c, o, a, s) for c, o, a, seeds in plan(results) for s in seeds
