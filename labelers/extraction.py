@@ -13,6 +13,8 @@ Definitions (all heuristic, documented here and in the README):
     yourselves he him himself she her herself it itself we us ourselves they them themselves); the
     possessive "her" (tag PRP$), demonstratives, relatives and indefinites (somebody...) are not mentions.
 * Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
+  another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
+  impelled", "found herself obliged"; never one with an agent);
   a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it).
@@ -83,6 +85,20 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
+DEGREE_ADVERBS = frozenset({
+    "very", "quite", "so", "rather", "more", "most", "less", "least", "extremely", "highly",
+    "somewhat", "fairly", "entirely", "completely", "perfectly", "utterly", "totally", "deeply", "exceedingly",
+})
+"""Degree modifiers: they grade a state, not an event (*"he was very killed"), so a participle under one is
+adjectival ("I was quite overcome", "most gratifying to me"). Not "too": it is as often additive ("he, too,
+had heard")."""
+EVENT_HEADS = frozenset({"be", "get", "have"})
+"""Verbs whose participle complement is an event: a verbal passive ("was killed", "got married"), a perfect
+or a causative ("had it cut"). After other verbs a bare participle is a state ("seemed impelled", "sat
+undisturbed", "found herself obliged")."""
+CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark", "dobj"})
+"""A participle with an auxiliary, complementiser or object of its own heads a verbal clause ("felt that she
+had gained nothing", "seemed to have expected her"), not a small clause."""
 ANTECEDENT_WINDOW = 3
 """A pronoun looks for its antecedent in its own sentence and at most this many sentences before."""
 MAX_PATH = 6
@@ -135,9 +151,31 @@ def is_attribute(tok: Token) -> bool:
         return True
     if tok.tag_ in ("VBN", "VBG") and tok.dep_ in PARTICIPLE_DEPS:
         return True
+    if is_adjectival_participle(tok):
+        return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+def is_adjectival_participle(tok: Token) -> bool:
+    """A verb-tagged participle that names a state, outside the amod/acomp/oprd positions; never one with an
+    agent ("was fixed by him" is an event): a participle under a preceding degree adverb ("quite overcome",
+    "most gratifying"), or a bare past participle (no auxiliary, complementiser or object of its own) that
+    is an xcomp ("seemed impelled") or a small clause's predicate ("found herself obliged") of a verb not
+    in EVENT_HEADS, or a later conjunct of an adjective ("friendless or forgotten")."""
+    if tok.pos_ != "VERB" or tok.tag_ not in ("VBN", "VBG") or any(c.dep_ == "agent" for c in tok.children):
+        return False
+    if any(c.dep_ == "advmod" and c.i < tok.i and c.lower_ in DEGREE_ADVERBS for c in tok.children):
+        return True
+    head = tok.head
+    if tok.tag_ != "VBN" or head is tok or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
+        return False
+    if tok.dep_ == "conj":
+        return head.pos_ == "ADJ"
+    if head.pos_ not in ("VERB", "AUX") or head.lemma_ in EVENT_HEADS:
+        return False
+    return tok.dep_ == "xcomp" or (tok.dep_ in ("ccomp", "oprd") and any(c.dep_ == "nsubj" for c in tok.children))
 
 
 def attribute_lemma(tok: Token) -> str:
