@@ -85,20 +85,20 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
-DEGREE_ADVERBS = frozenset({
-    "very", "quite", "so", "rather", "more", "most", "less", "least", "extremely", "highly",
-    "somewhat", "fairly", "entirely", "completely", "perfectly", "utterly", "totally", "deeply", "exceedingly",
-})
-"""Degree modifiers: they grade a state, not an event (*"he was very killed"), so a participle under one is
-adjectival ("I was quite overcome", "most gratifying to me"). Not "too": it is as often additive ("he, too,
-had heard")."""
-EVENT_HEADS = frozenset({"be", "get", "have"})
-"""Verbs whose participle complement is an event: a verbal passive ("was killed", "got married"), a perfect
-or a causative ("had it cut"). After other verbs a bare participle is a state ("seemed impelled", "sat
-undisturbed", "found herself obliged")."""
-CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark", "dobj"})
-"""A participle with an auxiliary, complementiser or object of its own heads a verbal clause ("felt that she
-had gained nothing", "seemed to have expected her"), not a small clause."""
+DEGREE_ADVERBS = frozenset({"very", "quite", "rather", "more", "most", "less", "least", "extremely", "exceedingly",
+                            "somewhat"})
+"""Degree adverbs: they grade a state, not an event (*"he was very killed"), so a participle right after one
+is adjectival ("I was quite overcome", "most gratifying to me"). Not "so" and "too" (as often "and so",
+"he, too,"), nor completives ("entirely done away", "completely destroyed": events too) or manner
+adverbs ("fairly drawn")."""
+EVENT_HEADS = frozenset({"be", "get", "have", "see", "hear", "watch"})
+"""Verbs whose participle complement is an event: a verbal passive ("was killed", "got married"), a perfect,
+a causative ("had it cut") or a perceived event ("saw their sashes untied", "heard herself mentioned").
+After other verbs a bare participle is a state ("seemed impelled", "sat undisturbed", "found herself
+obliged")."""
+CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
+"""A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
+gained nothing", "seemed to have expected her"), not a small clause."""
 ANTECEDENT_WINDOW = 3
 """A pronoun looks for its antecedent in its own sentence and at most this many sentences before."""
 MAX_PATH = 6
@@ -160,22 +160,27 @@ def is_attribute(tok: Token) -> bool:
 
 def is_adjectival_participle(tok: Token) -> bool:
     """A verb-tagged participle that names a state, outside the amod/acomp/oprd positions; never one with an
-    agent ("was fixed by him" is an event): a participle under a preceding degree adverb ("quite overcome",
-    "most gratifying"), or a bare past participle (no auxiliary, complementiser or object of its own) that
-    is an xcomp ("seemed impelled") or a small clause's predicate ("found herself obliged") of a verb not
-    in EVENT_HEADS, or a later conjunct of an adjective ("friendless or forgotten")."""
-    if tok.pos_ != "VERB" or tok.tag_ not in ("VBN", "VBG") or any(c.dep_ == "agent" for c in tok.children):
+    agent ("was fixed by him" is an event) or an object: a participle right after a degree adverb ("quite
+    overcome", "most gratifying"), or a bare past participle (no auxiliary or complementiser of its own)
+    that is an xcomp of a verb not in EVENT_HEADS ("seemed impelled", "sat undisturbed"), the predicate of
+    a small clause whose subject follows such a verb ("found herself obliged"), or a later conjunct of an
+    adjective ("friendless or forgotten")."""
+    if tok.pos_ != "VERB" or tok.tag_ not in ("VBN", "VBG") or any(c.dep_ in ("agent", "dobj") for c in tok.children):
         return False
-    if any(c.dep_ == "advmod" and c.i < tok.i and c.lower_ in DEGREE_ADVERBS for c in tok.children):
+    before = tok.doc[tok.i - 1] if tok.i > 0 else None
+    if before is not None and before.head.i == tok.i and before.dep_ == "advmod" and before.lower_ in DEGREE_ADVERBS:
         return True
     head = tok.head
-    if tok.tag_ != "VBN" or head is tok or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
+    if tok.tag_ != "VBN" or head.i == tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
         return False
     if tok.dep_ == "conj":
         return head.pos_ == "ADJ"
     if head.pos_ not in ("VERB", "AUX") or head.lemma_ in EVENT_HEADS:
         return False
-    return tok.dep_ == "xcomp" or (tok.dep_ in ("ccomp", "oprd") and any(c.dep_ == "nsubj" for c in tok.children))
+    if tok.dep_ == "xcomp":
+        return True
+    subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+    return tok.dep_ in ("ccomp", "oprd") and subject is not None and subject.left_edge.i == head.i + 1
 
 
 def attribute_lemma(tok: Token) -> str:
