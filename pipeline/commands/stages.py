@@ -114,7 +114,7 @@ def parse_part(shard: Shard, cfg: ParseConfig, docs: str) -> dict[str, Any]:
 
     from labelers.parsing import parse_frame, pipeline_id, shared_pipeline
 
-    nlp = shared_pipeline(cfg.pipeline, cfg.ner)
+    nlp = shared_pipeline(cfg.pipeline, cfg.ner, cfg.split_dashes)
     rows = read_rows(Path(docs), shard.begin, shard.end, ["doc_id", "text"])
     frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process)
     summary = {"rows": len(rows), "tokens": len(frame), "words": int(rows["text"].str.split().str.len().sum()),

@@ -62,6 +62,31 @@ def test_attributes(parser):
     assert "fire" not in attrs and "came" not in attrs
 
 
+@pytest.mark.parametrize("text,ent,attr,relation", [
+    ("Eleanor seemed now impelled into resolution and speech.", "Eleanor", "impelled", "predicative"),  # xcomp
+    ("At first I was quite overcome.", "I", "overcome", "predicative"),  # under a degree adverb
+    ("Fanny found herself obliged to yield.", "herself", "obliged", "oprd"),  # small clause
+    ("She was friendless and forgotten.", "She", "forgotten", "conj"),  # conjunct of an adjective
+])
+def test_adjectival_participles_are_candidates(parser, text, ent, attr, relation):
+    doc = parser.doc(text)
+    participle = next(t for t in doc if t.text == attr)
+    assert participle.pos_ == "VERB" and participle.tag_ == "VBN"  # the parse these rules are for
+    assert parser.pair(text, ent, attr)["relation"] == relation
+
+
+@pytest.mark.parametrize("text,word", [
+    ("The date was fixed by her father.", "fixed"),  # passive with an agent
+    ("The date was very carefully fixed by her father.", "fixed"),  # an agent outweighs the degree adverb
+    ("The house was sold in May.", "sold"),  # verbal passive
+    ("He had his hair cut.", "cut"),  # causative
+    ("He, too, had heard of it.", "heard"),  # additive "too" is no degree adverb; a perfect
+])
+def test_verbal_participles_are_not_attributes(parser, text, word):
+    tok = next(t for t in parser.doc(text) if t.text == word)
+    assert tok.tag_ == "VBN" and not is_attribute(tok)
+
+
 def test_name_head_and_appositive_list(parser):
     rows = parser.rows(EMMA)
     linked = {(r["ent_text"], r["attr_text"]): r["relation"] for r in rows if r["relation"] != "none"}

@@ -1,6 +1,8 @@
 import pytest
+import spacy
 
-from labelers.parsing import doc_from_rows, docs_from_tokens, parse_frame, resolve_pipeline, load_pipeline
+from labelers.parsing import (doc_from_rows, docs_from_tokens, load_pipeline, parse_frame, resolve_pipeline,
+                              split_dashes)
 from pipeline.core.errors import UserError
 
 TRICKY = [
@@ -9,6 +11,7 @@ TRICKY = [
     "It wasn't cold. \u00a0Non-breaking space, emoji 🙂 and ellipsis…",
     # combining marks, a skin-tone modifier, a ZWJ family and a control character (hostile corpora)
     "Zoe\u0308 wrote e\u0301te\u0301 ☕🏽; the 👩\u200d👩\u200d👧 came and a bell \u0007 rang.",
+    'John was silent.--His reflections ended;--but she said--"No!"\u2014and left.',
 ]
 
 
@@ -51,3 +54,29 @@ def test_candidates_from_rebuilt_docs_equal_those_from_a_fresh_parse(nlp):
     frame = parse_frame(nlp, ["a"], [text], 8, 1)
     rebuilt = dict(docs_from_tokens(spacy.blank("en").vocab, frame, ["a"]))["a"]
     assert extract_candidates(rebuilt, "a") == extract_candidates(nlp(text), "a")
+
+
+def words(nlp, text: str) -> list[str]:
+    return [t.text for t in nlp.make_doc(text)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("John was silent.--His reflections", ["John", "was", "silent", ".", "--", "His", "reflections"]),
+    ("in silent despondence;--but her", ["in", "silent", "despondence", ";", "--", "but", "her"]),
+    ('said--"No', ["said", "--", '"', "No"]),
+    ("agitation--", ["agitation", "--"]),
+    ("well\u2014very", ["well", "\u2014", "very"]),
+    ("fortune?\u2014You", ["fortune", "?", "\u2014", "You"]),
+    ("from 1990--1995", ["from", "1990", "--", "1995"]),
+    ("a well-known man", ["a", "well", "-", "known", "man"]),  # a hyphen is no dash
+])
+def test_split_dashes(text, expected):
+    nlp = spacy.blank("en")
+    split_dashes(nlp)
+    assert words(nlp, text) == expected
+
+
+def test_dashes_split_only_when_asked():
+    assert "silent.--His" in words(spacy.blank("en"), "John was silent.--His reflections")  # spaCy's own rules
+    assert "silent.--His" in words(load_pipeline("", ner=False, dashes=False), "John was silent.--His reflections")
+    assert "His" in words(load_pipeline("", ner=False), "John was silent.--His reflections")

@@ -80,3 +80,20 @@ def test_editing_the_lexicon_reruns_candidates_and_label_but_not_parse(tmp_path,
     lexicon.write_text(lexicon.read_text() + "\n# a changed table loader\n")
     status = {name: s["status"] for name, s in runner.run_pipeline(run_dir, config, until="label")["stages"].items()}
     assert (status["parse"], status["candidates"], status["label"]) == ("cached", "ran", "ran")
+
+
+def test_the_dash_split_is_in_the_parse_fingerprint(tmp_path, tiny_corpus):
+    """parse.split_dashes changes the token table, so flipping it reparses (the parser's code is
+    labelers/parsing.py, in the parse stage's files)."""
+    from pipeline.commands import runner
+    from pipeline.commands.pipeline_config import PipelineConfig
+    from pipeline.core.config_loader import load_config
+
+    assert "labelers/parsing.py" in names("parse")
+    run_dir = tmp_path / "run"
+
+    def parse_status(split: bool) -> str:
+        config = load_config(PipelineConfig, None, {"ingest.corpus": str(tiny_corpus), "parse.split_dashes": split})
+        return runner.run_pipeline(run_dir, config, until="parse")["stages"]["parse"]["status"]
+
+    assert [parse_status(True), parse_status(False), parse_status(False)] == ["ran", "ran", "cached"]
