@@ -27,7 +27,7 @@ training/probes.py (swap-test accuracy with its random level, binding margin wit
 interval, strata, the no-context control, the adjacency, co-occurrence and other baselines) on the
 valid-chapter probes (WORK/probes/generated_valid.jsonl, written by `regscaffold probes build RUN --min-p 0.9
 --split valid`) and the test-chapter probes (data/probes/generated_test.jsonl, gold_test.jsonl), with every
-item's candidate scores (RESULTS_items/RUN.json: per checkpoint step and set, compact JSON); at the
+item's candidate scores (RESULTS_items/RUN.json.gz: by checkpoint step and set); at the
 last: register-head accuracy on the test split's windows against the LabelModel's window targets (on the
 targets that hold an attribute, beside the majority class's accuracy; the shuffled arm is the manipulation
 check), perplexity on the valid split's natural text (experiments/measures.py), training tokens/s, and the
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import gzip
 import json
 import os
 import subprocess
@@ -68,7 +69,7 @@ from experiments.measures import perplexities, remention_spans, run_passages  # 
 from experiments.variants import write_variant  # noqa: E402
 from labelers.probe_sets import load_assertions  # noqa: E402
 from pipeline.core.config_loader import flatten, load_config, parse_overrides, to_dict  # noqa: E402
-from pipeline.core.io import file_sha256, write_json, write_text  # noqa: E402
+from pipeline.core.io import atomic_path, file_sha256, write_json, write_text  # noqa: E402
 from pipeline.core.schemas import NOTHING  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import TrainConfig  # noqa: E402
@@ -112,8 +113,10 @@ VALID = "valid_generated"
 TEST_SETS = {"test_generated": ROOT / "data/probes/generated_test.jsonl", "test_gold": ROOT / "data/probes/gold_test.jsonl"}
 VERSIONS = ("scores", "swapped_scores", "nocontext_scores")
 DERIVED = {"model.vocab_size", "model.n_slots", "model.n_classes", "data.eval_split"}  # filled in by the trainer
-HISTORY = ("first design (2026-11-30), superseded: its register targets were mostly invisible in the training "
-           "window (set before the window began) and nothing in the objective read a binding back (no readout)")
+HISTORY = "v1: first design (2026-11-30)"
+SUPERSEDED = ("its register targets were mostly invisible in the training window (set by bindings before the "
+              "window began) and nothing in the objective read a binding back (no readout), so its null could not "
+              "tell 'registers do not help' from 'this setup cannot show it' (issue 12)")
 T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}  # t quantiles (n-1 dof) for the across-seed interval
 
 
@@ -375,17 +378,20 @@ def arm_runs(results: dict[str, Any], arm: str) -> dict[int, dict[str, Any]]:
 
 
 def items_path(results_path: Path, run: str) -> Path:
-    return results_path.with_name(results_path.stem + "_items") / f"{run}.json"
+    return results_path.with_name(results_path.stem + "_items") / f"{run}.json.gz"
 
 
 def write_items(path: Path, items: dict[str, Any]) -> None:
-    """Compact JSON (indented, the scores of a run would take four times the room)."""
-    write_text(path, json.dumps(items, sort_keys=True, separators=(",", ":")) + "\n")
+    """Compact JSON, gzipped without a timestamp (same scores, same bytes): about 0.3 MB a run of 7
+    checkpoints, where indented JSON would take 4 MB."""
+    data = json.dumps(items, sort_keys=True, separators=(",", ":")).encode()
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(gzip.compress(data, mtime=0))
 
 
 def last_items(record: dict[str, Any], results_path: Path) -> dict[str, Any]:
     """A run's per-set item scores at its last checkpoint."""
-    return json.loads(items_path(results_path, record["run"]).read_text())[str(record["steps"])]
+    return json.loads(gzip.decompress(items_path(results_path, record["run"]).read_bytes()))[str(record["steps"])]
 
 
 def per_item(stored: dict[str, list], probes: list[Probe]) -> tuple[dict[str, float], np.ndarray]:
@@ -562,7 +568,7 @@ def readout_lines(results: dict[str, Any]) -> list[str]:
 def history_lines(results: dict[str, Any]) -> list[str]:
     lines = []
     for name, entry in results.get("history", {}).items():
-        lines += ["", f"### {name}", ""]
+        lines += ["", f"### {name}", "", f"Superseded: {entry.get('superseded_because', '-')}.", ""]
         lines += [line.replace("# ", "#### ", 1) if line.startswith("# ") else line
                   for line in entry.get("markdown", "(table in the JSON)").splitlines()]
     return ["", "## History", *lines] if lines else []
@@ -600,7 +606,7 @@ def markdown(results: dict[str, Any]) -> str:
             lines += ["", "Exported checkpoints (half precision, `regscaffold probe --checkpoint FILE --probes FILE`): "
                       + ", ".join(f"{arm} `{path}`" for arm, path in results["exports"].items())]
     lines += ["", "Per-seed values and per-checkpoint figures: the JSON file; every item's scores at every checkpoint: "
-              "the _items folder beside it.", *history_lines(results)]
+              "the _items folder beside it (gzipped JSON).", *history_lines(results)]
     return "\n".join(lines) + "\n"
 
 
@@ -612,8 +618,8 @@ def load(path: Path, protocol: dict[str, Any]) -> dict[str, Any]:
     results = json.loads(path.read_text()) if path.exists() else {"design": 2}
     if results.get("design") != 2:
         old_md = path.with_suffix(".md")
-        results = {"design": 2, "history": {HISTORY: {**results, "markdown": old_md.read_text()
-                                                      if old_md.exists() else ""}}}
+        results = {"design": 2, "history": {HISTORY: {**results, "superseded_because": SUPERSEDED,
+                                                      "markdown": old_md.read_text() if old_md.exists() else ""}}}
     for key in ("runs", "arms", "history"):
         results.setdefault(key, {})
     if results.get("protocol", protocol) != protocol:
@@ -660,6 +666,11 @@ def main(argv: list[str]) -> None:
         results["machine"] = machine_info()
         command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
         results["commands"] = list(dict.fromkeys([*results.get("commands", []), command]))
+    if args.aux_weight is not None and not args.report_only:
+        if results.get("pilot", {}).get("chosen", args.aux_weight) != args.aux_weight:
+            sys.exit(f"{args.results}: the register arms ran at weight {results['pilot']['chosen']} "
+                     f"({results['pilot']['by']}), not {args.aux_weight}; use another --results")
+        results["pilot"] = {"chosen": args.aux_weight, "by": "--aux-weight"}
     labels = None
     while not args.report_only:
         todo = [s for s in plan(results, args.arms, args.aux_weight)
@@ -680,8 +691,6 @@ def main(argv: list[str]) -> None:
             results["pilot"] = {"chosen": weight, "by": "pilot: highest valid margin at the last checkpoint",
                                 "margins": {f"{w:g}": results["runs"][Step("pilot", "reg_lm", 0, w).run]["final"]
                                             ["probes"][VALID]["margin"]["mean"] for w in PILOT_WEIGHTS}}
-        elif step.weight is not None and "pilot" not in results:
-            results["pilot"] = {"chosen": step.weight, "by": "--aux-weight"}
         export(step, out, results, args)
         results["aggregate"] = aggregate(results, sets, args.results)
         results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")

@@ -100,8 +100,9 @@ def test_first_design_results_move_to_history(rt, tmp_path):
     (entry,) = results["history"].values()
     assert entry["runs"] == {"ce": {"0": {}}} and entry["markdown"].startswith("# Real-text")
     assert results["runs"] == {} and results["design"] == 2
-    assert "invisible" in rt.HISTORY and "readout" in rt.HISTORY
-    assert "#### Real-text binding experiment" in "\n".join(rt.history_lines(results))
+    assert "invisible" in entry["superseded_because"] and "readout" in entry["superseded_because"]
+    shown = "\n".join(rt.history_lines(results))
+    assert "#### Real-text binding experiment" in shown and "Superseded: its register targets" in shown
     path.write_text(json.dumps({**results, "protocol": {"steps": 3000}}))
     with pytest.raises(SystemExit):
         rt.load(path, {"steps": 20})
