@@ -575,6 +575,9 @@ def history_lines(results: dict[str, Any]) -> list[str]:
 
 
 def markdown(results: dict[str, Any]) -> str:
+    if "protocol" not in results:
+        return "\n".join(["# Real-text binding experiment, second design: not run yet", "",
+                          f"- date: {results['updated']}", *history_lines(results)]) + "\n"
     protocol, machine = results["protocol"], results.get("machine")
     lines = [f"# Real-text binding experiment, second design ({protocol['steps']} steps, "
              f"{protocol['tokens_per_run']:,} training tokens per run)", "",
@@ -661,8 +664,8 @@ def main(argv: list[str]) -> None:
                 "labels": shown(args.run), "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p),
                                                               "items": len(sets[n])} for n, p in paths.items()}}
     results = load(args.results, protocol)
-    results["protocol"] = protocol
-    if not args.report_only:
+    if not args.report_only:  # a report rewritten elsewhere does not pin the protocol
+        results["protocol"] = protocol
         results["machine"] = machine_info()
         command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
         results["commands"] = list(dict.fromkeys([*results.get("commands", []), command]))

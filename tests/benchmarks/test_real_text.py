@@ -106,3 +106,42 @@ def test_first_design_results_move_to_history(rt, tmp_path):
     path.write_text(json.dumps({**results, "protocol": {"steps": 3000}}))
     with pytest.raises(SystemExit):
         rt.load(path, {"steps": 20})
+
+
+def test_item_scores_are_stored_byte_for_byte_and_read_back_at_the_last_step(rt, tmp_path):
+    results = tmp_path / "real_text.json"
+    items = {"10": {"s": {"scores": [[-1.5, -2.25]]}}, "20": {"s": {"scores": [[-1.0, -3.0]]}}}
+    path = rt.items_path(results, "reg_lm_w0.2-s0")
+    rt.write_items(path, items)
+    first = path.read_bytes()
+    rt.write_items(path, items)
+    assert path.read_bytes() == first and path.name == "reg_lm_w0.2-s0.json.gz"
+    assert rt.last_items({"run": "reg_lm_w0.2-s0", "steps": 20}, results) == items["20"]
+
+
+def test_register_heads_are_scored_by_class_name_against_the_window_targets(rt, tmp_path):
+    from runfolder import write_labeled_run
+    from trainfix import tiny_config
+
+    from training import checkpoint
+    from training.data import load_run
+    from training.train import train
+
+    run_dir = write_labeled_run(tmp_path / "run")
+    out = tmp_path / "model"
+    train(tiny_config(data={"labels": str(run_dir), "targets": "window"}, loss={"aux_weight": 1.0},
+                      optim={"steps": 30}, run={"eval_every": 30}), out)
+    run = load_run(run_dir, "window")
+    found = rt.register_head(out / checkpoint.CKPT, run, split="train")
+    assert found["targets"] > 0 and 0 <= found["accuracy"] <= 1 and 0 < found["majority_accuracy"] <= 1
+    assert found["majority_class"] in run.vocab and 0 <= found["occupancy_accuracy"] <= 1
+    # the same heads under another class order score the same once mapped by name
+    state = checkpoint.read(out / checkpoint.CKPT)
+    model = state["model"]
+    n_classes, d_model = len(state["register_vocab"]), model["reg_head.weight"].shape[1]
+    order = list(range(n_classes))[::-1]
+    model["reg_head.weight"] = model["reg_head.weight"].view(run.slots, n_classes, d_model)[:, order].reshape(-1, d_model)
+    model["reg_head.bias"] = model["reg_head.bias"].view(run.slots, n_classes)[:, order].reshape(-1)
+    state["register_vocab"] = [state["register_vocab"][n] for n in order]
+    checkpoint.save(tmp_path / "reordered.pt", state)
+    assert rt.register_head(tmp_path / "reordered.pt", run, split="train") == found
