@@ -492,7 +492,8 @@ def model_table(results: dict[str, Any]) -> list[str]:
              "|---|---|---|---|---|---|"]
     for arm, entry in results["aggregate"]["arms"].items():
         heads = entry["register_head"]
-        lines.append(f"| {arm} | {fmt(heads['accuracy'])} | {fmt(heads['majority_accuracy'])} | "
+        majority = next(iter(arm_runs(results, arm).values()))["final"]["register_head"]["majority_class"]
+        lines.append(f"| {arm} | {fmt(heads['accuracy'])} | {fmt(heads['majority_accuracy'])} ({majority}) | "
                      f"{fmt(heads['occupancy_accuracy'])} | {fmt(entry['ppl_valid'], 2)} | "
                      f"{fmt(entry['tokens_per_s'], 0)} |")
     return lines
