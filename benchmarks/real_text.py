@@ -110,7 +110,8 @@ MAIN = ("ce_readouts", "reg_lm", "reg_shuffled", "annotate", "plain_ce")
 PILOT_WEIGHTS = (0.1, 0.2, 0.3)
 EXPORT = ("pc_readouts", "pc_annotate", "ce_readouts", "reg_lm", "reg_shuffled", "annotate")  # seed 0 of each
 VALID = "valid_generated"
-TEST_SETS = {"test_generated": ROOT / "data/probes/generated_test.jsonl", "test_gold": ROOT / "data/probes/gold_test.jsonl"}
+TEST_SETS = {"test_generated": ROOT / "data/probes/generated_test.jsonl",
+             "test_gold": ROOT / "data/probes/gold_test.jsonl"}
 VERSIONS = ("scores", "swapped_scores", "nocontext_scores")
 DERIVED = {"model.vocab_size", "model.n_slots", "model.n_classes", "data.eval_split"}  # filled in by the trainer
 HISTORY = "v1: first design (2026-11-30)"
@@ -299,7 +300,8 @@ def register_head(ckpt: Path, run: LabeledRun, split: str = "test") -> dict[str,
                              "occupancy_accuracy": float(((pred != nothing) == (gold != nothing))[valid].mean())}
     if on.any():
         classes, counts = np.unique(gold[on], return_counts=True)
-        found |= {"accuracy": float(np.mean(pred[on] == gold[on])), "majority_class": run.vocab[classes[counts.argmax()]],
+        found |= {"accuracy": float(np.mean(pred[on] == gold[on])),
+                  "majority_class": run.vocab[classes[counts.argmax()]],
                   "majority_accuracy": float(counts.max() / counts.sum())}
     return found
 
@@ -584,7 +586,8 @@ def markdown(results: dict[str, Any]) -> str:
              f"{protocol['tokens_per_run']:,} training tokens per run)", "",
              f"- date: {results['updated']}", *(f"- command: `{c}`" for c in results.get("commands", [])),
              (f"- machine: {machine['cpu']} ({machine.get('cpus', '?')} CPUs, {machine.get('threads', '?')} torch "
-              f"threads), device {machine['device']}, torch {machine['torch']}" if machine else "- machine: no run yet"),
+              f"threads), device {machine['device']}, torch {machine['torch']}" if machine
+              else "- machine: no run yet"),
              f"- protocol: `{' '.join(protocol['options'])}`; checkpoints every {protocol['save_every']} steps",
              f"- register loss weight: {results.get('pilot', {}).get('chosen', 'not chosen yet')} "
              f"({results.get('pilot', {}).get('by', 'pilot pending')})", "",
@@ -645,14 +648,15 @@ def done(step: Step, results: dict[str, Any]) -> bool:
 
 def export(step: Step, out: Path, results: dict[str, Any], args: argparse.Namespace) -> None:
     """Seed 0 of the EXPORT arms in half precision, one file per run (an arm sharing a run shares its file)."""
-    if step.phase == "pilot" or step.seed != 0 or step.arm not in EXPORT or step.arm in results.setdefault("exports", {}):
+    exports = results.setdefault("exports", {})
+    if step.phase == "pilot" or step.seed != 0 or step.arm not in EXPORT or step.arm in exports:
         return
-    done = {results["arms"][a]["0"]: path for a, path in results["exports"].items()}
-    if step.run not in done:
+    by_run = {results["arms"][a]["0"]: path for a, path in exports.items()}
+    if step.run not in by_run:
         target = args.export_dir / f"{step.arm}-s0.pt"
         checkpoint.export_half(out / checkpoint.CKPT, target)
-        done[step.run] = shown(target)
-    results["exports"][step.arm] = done[step.run]
+        by_run[step.run] = shown(target)
+    exports[step.arm] = by_run[step.run]
 
 
 def main(argv: list[str]) -> None:

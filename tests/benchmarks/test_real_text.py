@@ -140,7 +140,8 @@ def test_register_heads_are_scored_by_class_name_against_the_window_targets(rt, 
     model = state["model"]
     n_classes, d_model = len(state["register_vocab"]), model["reg_head.weight"].shape[1]
     order = list(range(n_classes))[::-1]
-    model["reg_head.weight"] = model["reg_head.weight"].view(run.slots, n_classes, d_model)[:, order].reshape(-1, d_model)
+    weight = model["reg_head.weight"].view(run.slots, n_classes, d_model)
+    model["reg_head.weight"] = weight[:, order].reshape(-1, d_model)
     model["reg_head.bias"] = model["reg_head.bias"].view(run.slots, n_classes)[:, order].reshape(-1)
     state["register_vocab"] = [state["register_vocab"][n] for n in order]
     checkpoint.save(tmp_path / "reordered.pt", state)

@@ -30,7 +30,8 @@ def test_export_scores_the_probe_items_as_the_original(tmp_path):
     assert {"optimizer", "sampler", "rng"}.isdisjoint(state)
     assert {t.dtype for t in state["model"].values() if t.is_floating_point()} == {torch.float16}
     assert exported.stat().st_size < (out / checkpoint.CKPT).stat().st_size / 3
-    original, half = (checkpoint.evaluate_checkpoint(path, probes)["items"] for path in (out / checkpoint.CKPT, exported))
+    original, half = (checkpoint.evaluate_checkpoint(path, probes)["items"]
+                      for path in (out / checkpoint.CKPT, exported))
     assert [i["id"] for i in original] == [i["id"] for i in half] and original
     for a, b in zip(original, half):
         for key in ("scores", "swapped_scores", "nocontext_scores"):
