@@ -220,9 +220,20 @@ def config_for(step: Step, args: argparse.Namespace) -> TrainConfig:
 
 
 def config_changes(saved: dict[str, Any], config: TrainConfig) -> list[str]:
-    """Settings of a finished run folder that differ from the step's (those the trainer derives aside)."""
+    """Settings of a finished run folder that differ from the step's (those the trainer derives aside). A
+    setting the folder lacks counts as its default (a field added since, whose default keeps the old
+    behaviour), and the labels folder is compared as a path from the project root, so a run trained
+    elsewhere with the same settings (benchmarks/_work/real_text_v2/control.sh's) can be moved in."""
     old, new = flatten(saved), flatten(to_dict(config))
-    return [f"{k}: {old.get(k)!r} -> {new[k]!r}" for k in sorted(new) if k not in DERIVED and old.get(k) != new[k]]
+    defaults = flatten(to_dict(TrainConfig()))
+
+    def same(key: str) -> bool:
+        before = old.get(key, defaults.get(key))
+        if key == "data.labels":
+            return (ROOT / before).resolve() == (ROOT / new[key]).resolve()
+        return before == new[key]
+
+    return [f"{k}: {old.get(k)!r} -> {new[k]!r}" for k in sorted(new) if k not in DERIVED and not same(k)]
 
 
 def train_step(step: Step, args: argparse.Namespace) -> Path:
@@ -560,8 +571,10 @@ def readout_lines(results: dict[str, Any]) -> list[str]:
         record = next((r for r in arm_runs(results, arm).values() if r["readouts"]), None)
         if record:
             share, prior = record["readouts"], record["readouts"]["prior"]
+            notes = share.get("annotation_share")  # absent in runs older than data.annotate
             lines.append(f"- {arm}: readouts {share['readout_share']:.3f} of training tokens (twins "
-                         f"{share['twin_share']:.3f} of them), annotations {share['annotation_share']:.3f}; "
+                         f"{share['twin_share']:.3f} of them), annotations "
+                         f"{'-' if notes is None else f'{notes:.3f}'}; "
                          f"no-context prior on {prior['held_out_lines']} held-out readouts: accuracy with twins "
                          f"{prior['accuracy_with_twins']:.3f} (chance {prior['chance']}), swap "
                          f"{prior['swap_accuracy']:.3f} (random {prior['swap_random']})")

@@ -146,3 +146,18 @@ def test_register_heads_are_scored_by_class_name_against_the_window_targets(rt, 
     state["register_vocab"] = [state["register_vocab"][n] for n in order]
     checkpoint.save(tmp_path / "reordered.pt", state)
     assert rt.register_head(tmp_path / "reordered.pt", run, split="train") == found
+
+
+def test_a_finished_run_is_taken_only_with_the_same_settings(rt, tmp_path):
+    from pipeline.core.config_loader import to_dict
+
+    args = rt.parse_args(["--run", str(rt.ROOT / "runs/default"), "--work", str(tmp_path)])
+    config = rt.config_for(rt.Step("control", "pc_readouts", 0, None), args)
+    saved = to_dict(config)
+    saved["data"]["labels"] = "runs/default"  # as control.sh wrote it, from the project root
+    del saved["data"]["annotate"]  # a run older than the field: its default
+    assert rt.config_changes(saved, config) == []
+    saved["loss"]["aux_weight"] = 0.2
+    assert rt.config_changes(saved, config) == ["loss.aux_weight: 0.2 -> 0.0"]
+    other = rt.config_for(rt.Step("control", "pc_annotate", 0, None), args)
+    assert "data.annotate: None -> 1.0" in rt.config_changes(saved, other)
