@@ -590,6 +590,13 @@ def history_lines(results: dict[str, Any]) -> list[str]:
     return ["", "## History", *lines] if lines else []
 
 
+def pilot_line(pilot: dict[str, Any] | None) -> str:
+    if not pilot:
+        return "not chosen yet (the pilot waits for a positive control)"
+    margins = "; ".join(f"{w}: {m:+.4f}" for w, m in pilot.get("margins", {}).items())
+    return f"{pilot['chosen']:g} ({pilot['by']}{'; valid margins by weight: ' + margins if margins else ''})"
+
+
 def markdown(results: dict[str, Any]) -> str:
     if "protocol" not in results:
         return "\n".join(["# Real-text binding experiment, second design: not run yet", "",
@@ -602,8 +609,7 @@ def markdown(results: dict[str, Any]) -> str:
               f"threads), device {machine['device']}, torch {machine['torch']}" if machine
               else "- machine: no run yet"),
              f"- protocol: `{' '.join(protocol['options'])}`; checkpoints every {protocol['save_every']} steps",
-             f"- register loss weight: {results.get('pilot', {}).get('chosen', 'not chosen yet')} "
-             f"({results.get('pilot', {}).get('by', 'pilot pending')})", "",
+             f"- register loss weight: {pilot_line(results.get('pilot'))}", "",
              "## Positive controls (valid-chapter probes: margin [pair-bootstrap 95%] by checkpoint)", "",
              *(control_lines(results) or ["- none run yet"]), *readout_lines(results)]
     if results["runs"]:
