@@ -36,7 +36,8 @@ Seed 0 of arms 1-4 and of the controls is exported in half precision to EXPORT_D
 (training.checkpoint.export_half), for `regscaffold probe --checkpoint`.
 
 Resumable: a run already in RESULTS is skipped; an interrupted training continues from its checkpoint
-with --resume. The first design's results, found in RESULTS, are kept under "history".
+with --resume; a finished run folder in WORK is scored without training, if its settings are the step's
+(``config_changes``). The first design's results, found in RESULTS, are kept under "history".
 
     OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py
     .venv/bin/python benchmarks/real_text.py --arms pc_readouts reg_lm --seeds 0 --steps 20 --save-every 10 \\
