@@ -1,42 +1,63 @@
-"""Real-text experiment: does the weakly supervised register loss help a small LM bind entities to
-attributes? Trains every arm x seed on the bundled corpus's labels and measures binding.
+"""Real-text experiment, second design (issue 12): an instrument that can see binding, then the arms.
 
-Arms (same model, initialisation, data order, token budget per seed; see ARMS):
-  ce            plain cross-entropy (aux weight 0)
-  reg_lm        CE + register loss on the LabelModel registers
-  reg_mv        CE + register loss on majority-vote registers
-  reg_shuffled  CE + register loss on shuffled registers (same positions and occupancy, attributes
-                permuted across passages): "any extra loss" control
-  names         CE + register loss with each slot holding its entity's identity (same density)
-and, on request, a one-seed sweep around reg_lm (SWEEP_ARMS: loss weight 0.1 and 1.0; heads on block 1 of 4;
-decodability is still measured on the final LayerNorm output):
-    OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py --arms reg_lm_w0.1 reg_lm_w1.0 reg_lm_mid --seeds 0
-Label variants come from experiments/variants.py, written once into WORK/labels/VARIANT. A seed fixes
-the model's initialisation (torch.manual_seed before the model is built; every variant's label
-vocabulary has the same number of classes, so the register head's size, drawn in the middle of the
-build, is the same in every arm) and the batch order (BatchSampler(seed) over the
-same windows: every arm tokenizes the same docs.parquet with a BPE trained on the same train split).
+Every run trains the same model with the same initialisation, data order and token budget (PROTOCOL: 4
+layers, d_model 128, context 256, BPE 4096, batch 16, 3,000 steps, constant LR after 100 warmup steps,
+window-visible register targets, paired readouts with counterfactual twins, 4 pairs a window in 64 tokens
+a row; checkpoints every 500 steps for curves). Arms (ARMS):
 
-Per arm and seed: probe accuracy (training/probes.py) on the gold set (a), the generated set (b) and any
---probes file, at every saved checkpoint (curves) and at the end; valid perplexity overall and on
-attribute tokens at re-mentions, and linear decodability with its control task (experiments/measures.py);
-training tokens/s. Results: RESULTS (JSON, per seed and aggregated) and RESULTS with .md.
+  pc_readouts   positive control: CE + readouts, aux weight 0 (the same run as ce_readouts seed 0)
+  pc_annotate   positive control: + the bound attribute written after every re-mention (data.annotate=1.0)
+  ce_readouts   (1) CE + readouts
+  reg_lm        (2) + the register loss on the LabelModel's window targets, at the pilot's weight
+  reg_shuffled  (3) + the register loss on shuffled window targets (attributes permuted across passages of
+                a split; same positions and slot occupancy; experiments/variants.py), at the same weight
+  annotate      (4) in-stream annotation at 15% of re-mentions (data.annotate=0.15), aux weight 0
+  plain_ce      (5) plain CE without readouts, for reference
 
-Seed-major and resumable: arm x seed pairs already in RESULTS are skipped; a seed whose training was interrupted
-continues from its checkpoint with --resume.
+The plan (``plan``), resumed from RESULTS at every call: the positive controls; then, once a control has
+lifted off (its binding margin's interval on valid-chapter probes lies above zero at some checkpoint), the
+pilot: reg_lm seed 0 at each loss weight of PILOT_WEIGHTS, the weight with the highest valid margin at the
+last checkpoint chosen (its run is reg_lm's seed 0); then the arms, seed-major (seeds 0-4 for arms 1-3,
+0-2 for arm 4, 0 for arm 5). ``--arms`` runs only the arms named, without waiting for a control;
+``--aux-weight`` fixes the weight instead of the pilot. Runs with the same settings are one run folder
+(WORK/RUN-sSEED), trained and scored once.
+
+Per run, at every saved checkpoint (curves) and at the last: each probe set's figures from
+training/probes.py (swap-test accuracy with its random level, binding margin with its pair-bootstrap
+interval, strata, the no-context control, the adjacency, co-occurrence and other baselines) on the
+valid-chapter probes (WORK/probes/generated_valid.jsonl, written by `regscaffold probes build RUN --min-p 0.9
+--split valid`) and the test-chapter probes (data/probes/generated_test.jsonl, gold_test.jsonl), with every
+item's candidate scores (RESULTS_items/RUN.json.gz: by checkpoint step and set; ``--curve-probes valid``
+scores only the valid-chapter set before the last checkpoint, which halves the scoring: measured on 2 busy
+cores, one d_model-128 checkpoint took 16 s for the 78 gold items, so about 7 minutes for all 2,060); at the
+last: register-head accuracy on the test split's windows against the LabelModel's window targets (on the
+targets that hold an attribute, beside the majority class's accuracy; the shuffled arm is the manipulation
+check), perplexity on the valid split's natural text (experiments/measures.py), training tokens/s, and the
+readouts' share of training tokens with the no-context prior's score on held-out readouts (readouts.json).
+Seed 0 of arms 1-4 and of the controls is exported in half precision to EXPORT_DIR/ARM-s0.pt
+(training.checkpoint.export_half), for `regscaffold probe --checkpoint`.
+
+Resumable: a run already in RESULTS is skipped; an interrupted training continues from its checkpoint
+with --resume; a finished run folder in WORK is scored without training, if its settings are the step's
+(``config_changes``). The first design's results, found in RESULTS, are kept under "history".
 
     OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py
-    .venv/bin/python benchmarks/real_text.py --arms ce reg_lm --seeds 0 --steps 20 --save-every 10 \\
-        --work /tmp/rt --results /tmp/rt/real_text.json -- --model.d_model=32 --model.n_layer=1
+    .venv/bin/python benchmarks/real_text.py --arms pc_readouts reg_lm --seeds 0 --steps 20 --save-every 10 \\
+        --aux-weight 0.2 --work /tmp/rt --results /tmp/rt/real_text.json --export-dir /tmp/rt/checkpoints \\
+        -- --model.d_model=32 --model.n_layer=1 --model.block_size=96 --data.readout_tokens=32
 Arguments after ``--`` are --section.key=value overrides for every training run.
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import gzip
 import json
+import os
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,73 +68,146 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_common import machine_info  # noqa: E402  (beside this script)
-from experiments.measures import measure  # noqa: E402
+from experiments.measures import perplexities, remention_spans, run_passages  # noqa: E402
 from experiments.variants import write_variant  # noqa: E402
-from pipeline.core.config_loader import load_config, parse_overrides  # noqa: E402
-from pipeline.core.io import write_json, write_text  # noqa: E402
+from labelers.probe_sets import load_assertions  # noqa: E402
+from pipeline.core.config_loader import flatten, load_config, parse_overrides, to_dict  # noqa: E402
+from pipeline.core.io import atomic_path, file_sha256, write_json, write_text  # noqa: E402
+from pipeline.core.schemas import NOTHING  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import TrainConfig  # noqa: E402
-from training.probes import bootstrap_ci, read_probes  # noqa: E402
+from training.data import LabeledRun, load_run, windows  # noqa: E402
+from training.probes import Probe, bootstrap_ci, other, pair_margins, read_probes, right, stratum  # noqa: E402
+from training.tokenizer import PAD_ID  # noqa: E402
 from training.train import train  # noqa: E402
 
-ARMS = {  # name: (label variant, register loss weight, layer the heads read: -1 = final LayerNorm, else a block)
-    "ce": ("lm", 0.0, -1),
-    "reg_lm": ("lm", 0.5, -1),
-    "reg_mv": ("mv", 0.5, -1),
-    "reg_shuffled": ("shuffled", 0.5, -1),
-    "names": ("names", 0.5, -1),
+PROTOCOL = ["--model.n_layer=4", "--model.n_head=4", "--model.d_model=128", "--model.block_size=256",
+            "--data.bpe_vocab_size=4096", "--optim.batch_size=16", "--optim.lr=0.001", "--optim.weight_decay=0.01",
+            "--optim.lr_schedule=constant", "--optim.warmup_steps=100", "--data.targets=window",
+            "--data.readouts=true", "--data.readout_pairs=4", "--data.readout_tokens=64"]
+STEPS, SAVE_EVERY = 3000, 500  # evaluated (metrics.jsonl) twice per checkpoint interval
+
+
+@dataclass(frozen=True)
+class Arm:
+    run: str             # run folder stem: arms with the same settings share their runs
+    labels: str          # label variant (experiments/variants.py): lm (the run's own) or shuffled
+    register: bool       # register loss at the pilot's weight; else aux weight 0
+    options: tuple[str, ...]  # train options beside PROTOCOL
+    seeds: int
+    role: str
+
+
+ARMS = {
+    "pc_readouts": Arm("ce_readouts", "lm", False, (), 1, "positive control: CE + readouts"),
+    "pc_annotate": Arm("pc_annotate", "lm", False, ("--data.annotate=1.0",), 1,
+                       "positive control: + annotation at every re-mention"),
+    "ce_readouts": Arm("ce_readouts", "lm", False, (), 5, "(1) CE + readouts"),
+    "reg_lm": Arm("reg_lm", "lm", True, (), 5, "(2) + register loss, LabelModel labels"),
+    "reg_shuffled": Arm("reg_shuffled", "shuffled", True, (), 5, "(3) + register loss, shuffled labels"),
+    "annotate": Arm("annotate", "lm", False, ("--data.annotate=0.15",), 3, "(4) annotation at 15% of re-mentions"),
+    "plain_ce": Arm("plain_ce", "lm", False, ("--data.readouts=false",), 1, "(5) plain CE, no readouts"),
 }
-# The one-seed sweep around reg_lm (run with --arms ... --seeds 0, not by default): the register loss weight, and
-# heads that read the output of block 1 (the middle of 4) instead of the final LayerNorm.
-SWEEP_ARMS = {
-    "reg_lm_w0.1": ("lm", 0.1, -1),
-    "reg_lm_w1.0": ("lm", 1.0, -1),
-    "reg_lm_mid": ("lm", 0.5, 1),
-}
-ALL_ARMS = ARMS | SWEEP_ARMS
-PROBE_SETS = {"gold": ROOT / "data/probes/gold_test.jsonl", "generated": ROOT / "data/probes/generated_test.jsonl"}
-# 4 layers, d_model 128, context 128, BPE 4096, batch 32, AdamW 1e-3, 100 warmup steps then a constant LR
-# (no arm is scored at an annealed LR), fp32 on CPU.
-MODEL = ["--model.n_layer=4", "--model.n_head=4", "--model.d_model=128", "--model.block_size=128",
-         "--data.bpe_vocab_size=4096", "--optim.batch_size=32", "--optim.lr=0.001", "--optim.weight_decay=0.01",
-         "--optim.lr_schedule=constant", "--optim.warmup_steps=100", "--run.precision=fp32"]
-# Speed at this size, measured on 2 cores shared with other jobs: 20 steps at 1.34 steps/s (5,470 tokens/s,
-# load average 4.5); batch 16 ran 3.6 steps/s at load 3, i.e. ~1.8 at batch 32. Idle cores: ~2.5 steps/s.
-# Fixed cost per run ~2.5 min idle (BPE and windows ~10 s, probes at each of 7 checkpoints ~12 s,
-# valid/test forward and decodability ~1 min), so 1400 steps take ~9.5 + 2.5 = ~12 minutes per run.
-STEPS, SAVE_EVERY = 1400, 200
-GAPS = [("reg_lm", "reg_shuffled"), ("reg_mv", "reg_shuffled"), ("reg_lm", "ce"), ("reg_shuffled", "ce"),
-        *((arm, other) for arm in SWEEP_ARMS for other in ("reg_lm", "ce"))]
-DIGITS = {"tokens_per_s": 0, "ppl_valid": 2, "ppl_attr_remention": 2}  # decimals per table column; others 3
+CONTROLS = ("pc_readouts", "pc_annotate")
+MAIN = ("ce_readouts", "reg_lm", "reg_shuffled", "annotate", "plain_ce")
+PILOT_WEIGHTS = (0.1, 0.2, 0.3)
+EXPORT = ("pc_readouts", "pc_annotate", "ce_readouts", "reg_lm", "reg_shuffled", "annotate")  # seed 0 of each
+VALID = "valid_generated"
+TEST_SETS = {"test_generated": ROOT / "data/probes/generated_test.jsonl",
+             "test_gold": ROOT / "data/probes/gold_test.jsonl"}
+VERSIONS = ("scores", "swapped_scores", "nocontext_scores")
+DERIVED = {"model.vocab_size", "model.n_slots", "model.n_classes", "data.eval_split"}  # filled in by the trainer
+HISTORY = "v1: first design (2026-11-30)"
+SUPERSEDED = ("its register targets were mostly invisible in the training window (set by bindings before the "
+              "window began) and nothing in the objective read a binding back (no readout), so its null could not "
+              "tell 'registers do not help' from 'this setup cannot show it' (issue 12)")
 T95 = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}  # t quantiles (n-1 dof) for the across-seed interval
+
+
+@dataclass(frozen=True)
+class Step:
+    phase: str   # control, pilot or arms
+    arm: str
+    seed: int
+    weight: float | None  # register loss weight (register arms only)
+
+    @property
+    def run(self) -> str:
+        """The run folder's name: one per distinct setting."""
+        base = ARMS[self.arm].run + (f"_w{self.weight:g}" if ARMS[self.arm].register else "")
+        return f"{base}-s{self.seed}"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     own, extra = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", type=Path, default=ROOT / "runs/default", help="labeled run folder")
-    parser.add_argument("--arms", nargs="+", choices=list(ALL_ARMS), default=list(ARMS),
-                        help=f"arms to run (default: the main arms; the sweep: {' '.join(SWEEP_ARMS)} with --seeds 0)")
-    parser.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
+    parser.add_argument("--run", type=Path, default=ROOT / "runs/default", help="labeled run folder (read only)")
+    parser.add_argument("--arms", nargs="+", choices=list(ARMS), default=None,
+                        help="run only these arms, without waiting for a positive control to lift off")
+    parser.add_argument("--seeds", nargs="+", type=int, default=None, help="run only these seeds of each arm")
+    parser.add_argument("--aux-weight", type=float, default=None, help="register loss weight instead of the pilot")
     parser.add_argument("--steps", type=int, default=STEPS)
     parser.add_argument("--save-every", type=int, default=SAVE_EVERY, help="checkpoint (and curve point) interval")
-    parser.add_argument("--probes", type=Path, nargs="*", default=[], help="extra probe files")
-    parser.add_argument("--work", type=Path, default=ROOT / "benchmarks/_work/real_text")
+    parser.add_argument("--work", type=Path, default=ROOT / "benchmarks/_work/real_text2")
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/real_text.json")
-    parser.add_argument("--resume", action="store_true", help="continue interrupted seeds from their checkpoints")
-    parser.add_argument("--report-only", action="store_true", help="only rewrite the Markdown table from RESULTS")
-    parser.add_argument("--max-examples", type=int, default=2000, help="decodability examples per slot and split")
+    parser.add_argument("--export-dir", type=Path, default=ROOT / "benchmarks/checkpoints")
+    parser.add_argument("--curve-probes", choices=("all", "valid"), default="all",
+                        help="probe sets scored at the checkpoints before the last (valid: only the valid-chapter "
+                             "set, which the gate and the pilot read; about half the scoring time)")
+    parser.add_argument("--resume", action="store_true", help="continue interrupted runs from their checkpoints")
+    parser.add_argument("--report-only", action="store_true", help="only rewrite the Markdown from RESULTS")
     args = parser.parse_args(own)
     args.extra = extra
     return args
 
 
-def probe_sets(args: argparse.Namespace) -> dict[str, list]:
-    sets = {name: read_probes(path) for name, path in PROBE_SETS.items()}
-    return sets | {path.stem: read_probes(path) for path in args.probes}
+# ---------------------------------------------------------------------------------------------------------
+# The plan
+
+
+def margin_lifts_off(figures: dict[str, Any] | None) -> bool:
+    return bool(figures and figures.get("margin") and figures["margin"]["ci_low"] > 0)
+
+
+def lift_off(run: dict[str, Any]) -> int | None:
+    """The first checkpoint step at which the run's valid-probe margin interval lies above zero."""
+    return next((point["step"] for point in run["curve"] if margin_lifts_off(point["probes"].get(VALID))), None)
+
+
+def pilot_choice(results: dict[str, Any]) -> float | None:
+    """The pilot weight with the highest valid margin at the last checkpoint; None until every pilot run is in."""
+    runs = [results["runs"].get(Step("pilot", "reg_lm", 0, w).run) for w in PILOT_WEIGHTS]
+    if any(r is None for r in runs):
+        return None
+    margins = [r["final"]["probes"][VALID]["margin"]["mean"] for r in runs]
+    return PILOT_WEIGHTS[int(np.argmax(margins))]
+
+
+def plan(results: dict[str, Any], arms: list[str] | None = None, weight: float | None = None) -> list[Step]:
+    """The steps in run order; later ones appear once the results decide them (see the module docstring)."""
+    chosen = arms or list(ARMS)
+    steps = [Step("control", a, s, None) for a in CONTROLS if a in chosen for s in range(ARMS[a].seeds)]
+    main = [a for a in MAIN if a in chosen]
+    lifted = any(lift_off(results["runs"][s.run]) is not None for s in steps if s.run in results["runs"])
+    if not main or (arms is None and not lifted):
+        return steps
+    if weight is None and any(ARMS[a].register for a in main):
+        steps += [Step("pilot", "reg_lm", 0, w) for w in PILOT_WEIGHTS]
+        weight = pilot_choice(results)
+        if weight is None:
+            return steps
+    return steps + [Step("arms", a, s, weight if ARMS[a].register else None)
+                    for s in range(max(ARMS[a].seeds for a in main)) for a in main if s < ARMS[a].seeds]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Training
 
 
 def labels_dir(variant: str, args: argparse.Namespace) -> Path:
+    """The LabelModel arms read the run folder itself; a variant is written once into WORK/labels/VARIANT."""
+    if variant == "lm":
+        return args.run
     out = args.work / "labels" / variant
     if not (out / "variant.json").exists():  # written last: its presence means the variant is complete
         print(f"writing label variant {variant} into {out}", flush=True)
@@ -121,77 +215,162 @@ def labels_dir(variant: str, args: argparse.Namespace) -> Path:
     return out
 
 
-def config_for(arm: str, seed: int, args: argparse.Namespace) -> TrainConfig:
-    variant, weight, reg_layer = ALL_ARMS[arm]
-    arm_settings = {"data.labels": str(labels_dir(variant, args)), "loss.aux_weight": weight, "optim.steps": args.steps,
-                    "run.seed": seed, "run.eval_every": args.save_every, "run.save_every": args.save_every,
-                    "run.progress": False, "model.reg_layer": reg_layer}
-    return load_config(TrainConfig, None, parse_overrides(MODEL) | arm_settings | parse_overrides(args.extra))
+def config_for(step: Step, args: argparse.Namespace) -> TrainConfig:
+    arm = ARMS[step.arm]
+    every = args.save_every // 2 if args.save_every % 2 == 0 else args.save_every
+    settings = {"data.labels": str(labels_dir(arm.labels, args)), "loss.aux_weight": step.weight or 0.0,
+                "optim.steps": args.steps, "run.seed": step.seed, "run.eval_every": every,
+                "run.save_every": args.save_every, "run.progress": False}
+    overrides = parse_overrides(PROTOCOL) | parse_overrides(list(arm.options)) | settings | parse_overrides(args.extra)
+    return load_config(TrainConfig, None, overrides)
 
 
-def train_seed(arm: str, seed: int, args: argparse.Namespace) -> Path:
-    out = args.work / f"{arm}-s{seed}"
-    saved = out / checkpoint.CKPT
-    if saved.exists() and not checkpoint.read(saved)["done"] and not args.resume:
+def config_changes(saved: dict[str, Any], config: TrainConfig) -> list[str]:
+    """Settings of a finished run folder that differ from the step's (those the trainer derives aside). A
+    setting the folder lacks counts as its default (a field added since, whose default keeps the old
+    behaviour), and the labels folder is compared as a path from the project root, so a run trained
+    elsewhere with the same settings (benchmarks/_work/real_text_v2/control.sh's) can be moved in."""
+    old, new = flatten(saved), flatten(to_dict(config))
+    defaults = flatten(to_dict(TrainConfig()))
+
+    def same(key: str) -> bool:
+        before = old.get(key, defaults.get(key))
+        if key == "data.labels":
+            return (ROOT / before).resolve() == (ROOT / new[key]).resolve()
+        return before == new[key]
+
+    return [f"{k}: {old.get(k)!r} -> {new[k]!r}" for k in sorted(new) if k not in DERIVED and not same(k)]
+
+
+def train_step(step: Step, args: argparse.Namespace) -> Path:
+    out = args.work / step.run
+    config, saved = config_for(step, args), out / checkpoint.CKPT
+    state = checkpoint.read(saved) if saved.exists() else None
+    if state and state["done"]:  # trained: not even the data is prepared again
+        if changes := config_changes(state["config"], config):
+            sys.exit(f"{out} was trained with other settings ({'; '.join(changes)}); use another --work")
+        return out
+    if state and not args.resume:
         sys.exit(f"{out} holds an interrupted run; pass --resume to continue it (or delete the folder)")
-    train(config_for(arm, seed, args), out, resume=saved.exists())
+    train(config, out, resume=state is not None, assertions=load_assertions)
     return out
 
 
-def probe_all(ckpt: Path, sets: dict[str, list]) -> dict[str, dict[str, Any]]:
-    """Each set's figures, with the per-item scores reduced to a string of hits ("0110...", in file order),
-    which the paired comparisons between arms read."""
-    found = {}
+# ---------------------------------------------------------------------------------------------------------
+# Measuring
+
+
+def probe_sets(args: argparse.Namespace) -> dict[str, Path]:
+    """The valid-chapter probes (built once from the run, as `regscaffold probes build` builds any) and the
+    test-chapter ones."""
+    valid = args.work / "probes" / "generated_valid.jsonl"
+    if not valid.exists():
+        subprocess.run([sys.executable, "-m", "pipeline.cli", "probes", "build", str(args.run), "--min-p", "0.9",
+                        "--split", "valid", "--out", str(valid)], check=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return {VALID: valid, **TEST_SETS}
+
+
+def compact(items: list[dict[str, Any]], probes: list[Probe]) -> dict[str, list]:
+    """Per version, every item's candidate scores in the file's item and candidate order (4 decimals)."""
+    return {key: [[round(item[key][c], 4) for c in p.candidates] if key in item else None
+                  for item, p in zip(items, probes)] for key in VERSIONS}
+
+
+def expand(stored: dict[str, list], probes: list[Probe]) -> list[dict[str, Any]]:
+    """``compact``'s items back as training.probes.score_items gives them (``summarize`` reads them)."""
+    return [{"id": p.id, "pair": p.pair, "answer": p.answer, "stratum": stratum(p),
+             **{key: dict(zip(p.candidates, stored[key][n])) for key in VERSIONS if stored[key][n] is not None}}
+            for n, p in enumerate(probes)]
+
+
+def score(ckpt: Path, sets: dict[str, list[Probe]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(each set's figures without the per-pair list, each set's compact item scores) of a checkpoint."""
+    figures, items = {}, {}
     for name, probes in sets.items():
         result = checkpoint.evaluate_checkpoint(ckpt, probes)
-        items = result.pop("items")
-        found[name] = result | {"hits": "".join("1" if item["right"] else "0" for item in items)}
+        items[name] = compact(result.pop("items"), probes)
+        result.pop("pair_margins")
+        figures[name] = result
+    return figures, items
+
+
+def register_head(ckpt: Path, run: LabeledRun, split: str = "test") -> dict[str, Any]:
+    """Register-head accuracy on the split's windows (cut as the checkpoint's run cut them, no readouts)
+    against ``run``'s window targets, compared by class name (a variant orders its classes its own way):
+    on the targets holding an attribute, beside the most frequent such class's share of them; and the share
+    of (position, slot) entries whose occupancy (NOTHING or not) the heads get right."""
+    state = checkpoint.read(ckpt)
+    model, tokenizer, config = checkpoint.from_state(state, ckpt)
+    held = windows(run, tokenizer, split, config.model.block_size, config.data.readout_settings(), ask=False)
+    with torch.no_grad():
+        predicted = torch.cat([model(held.tokens[lo:lo + 64, :-1]).reg_logits.argmax(-1)
+                               for lo in range(0, len(held.tokens), 64)]).numpy()
+    index = {name: n for n, name in enumerate(run.vocab)}
+    as_run = np.array([index.get(name, -1) for name in state["register_vocab"]])  # head class -> run class
+    pred, gold = as_run[predicted], held.labels.numpy()
+    valid = np.broadcast_to((held.tokens[:, 1:] != PAD_ID).numpy()[..., None], gold.shape)
+    nothing = index[NOTHING]
+    on = valid & (gold != nothing)
+    found: dict[str, Any] = {"split": split, "targets": int(on.sum()), "accuracy": None, "majority_class": None,
+                             "majority_accuracy": None,
+                             "occupancy_accuracy": float(((pred != nothing) == (gold != nothing))[valid].mean())}
+    if on.any():
+        classes, counts = np.unique(gold[on], return_counts=True)
+        found |= {"accuracy": float(np.mean(pred[on] == gold[on])),
+                  "majority_class": run.vocab[classes[counts.argmax()]],
+                  "majority_accuracy": float(counts.max() / counts.sum())}
     return found
 
 
-def evaluate_seed(out: Path, sets: dict[str, list], args: argparse.Namespace) -> dict[str, Any]:
+def perplexity(ckpt: Path, run: LabeledRun, args: argparse.Namespace) -> dict[str, Any]:
+    """Perplexity on the valid split's natural text (experiments/measures.py: overall and at attribute tokens
+    of re-mentions)."""
+    model, tokenizer, _ = checkpoint.load_model(ckpt)
+    docs = run.docs[run.docs["split"] == "valid"]
+    return perplexities(run_passages(model, tokenizer, docs, keep_hidden=False),
+                        remention_spans(args.run, set(docs["doc_id"])))
+
+
+def checkpoints(out: Path) -> list[tuple[int, Path]]:
+    """(step, file) of every saved checkpoint and of the last state, each step once."""
+    found = {int(p.stem.split("-")[1]): p for p in out.glob("ckpt-*.pt")}
+    last = checkpoint.read(out / checkpoint.CKPT)["step"]
+    found.setdefault(last, out / checkpoint.CKPT)
+    return sorted(found.items())
+
+
+def evaluate_run(out: Path, step: Step, sets: dict[str, list[Probe]], run: LabeledRun,
+                 args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the run's record for RESULTS, the per-item scores of each checkpoint by step)."""
     records = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
-    steps = sorted(int(p.stem.split("-")[1]) for p in out.glob("ckpt-*.pt"))
-    curve = [{"step": step, "eval_ce_loss": next((r.get("eval_ce_loss") for r in records if r["step"] == step), None),
-              **{name: r["accuracy"] for name, r in probe_all(checkpoint.step_path(out, step), sets).items()}}
-             for step in steps]
-    final = out / checkpoint.CKPT
+    curve, curve_items, saved = [], {}, checkpoints(out)
+    for at, path in saved:
+        earlier = at != saved[-1][0] and args.curve_probes == "valid"
+        figures, items = score(path, {VALID: sets[VALID]} if earlier else sets)
+        metrics = next((r for r in records if r["step"] == at), {})
+        curve.append({"step": at, "eval_ce_loss": metrics.get("eval_ce_loss"), "reg_acc": metrics.get("reg_acc"),
+                      "probes": figures})
+        curve_items[str(at)] = items
+    last = curve[-1]["step"]
     seconds = sum(r["train_seconds"] for r in records)
-    tokens = sum(r["tokens_per_s"] * r["train_seconds"] for r in records)
-    return {"probes": probe_all(final, sets), **measure(final, args.run, args.max_examples),
-            "tokens_per_s": tokens / seconds, "train_seconds": seconds, "steps": records[-1]["step"], "curve": curve}
+    readouts_path = out / "readouts.json"
+    record = {"run": step.run, "arm": step.arm, "seed": step.seed, "aux_weight": step.weight or 0.0,
+              "labels": ARMS[step.arm].labels, "options": list(ARMS[step.arm].options), "steps": last,
+              "tokens_per_s": sum(r["tokens_per_s"] * r["train_seconds"] for r in records) / seconds,
+              "train_seconds": seconds, "lift_off_step": None, "curve": curve,
+              "final": {"probes": curve[-1]["probes"], "register_head": register_head(out / checkpoint.CKPT, run),
+                        "perplexity": perplexity(out / checkpoint.CKPT, run, args)},
+              "readouts": json.loads(readouts_path.read_text()) if readouts_path.exists() else None}
+    record["lift_off_step"] = lift_off(record)
+    return record, curve_items
 
 
-def paired_gaps(runs: dict[str, Any], sets: dict[str, list]) -> dict[str, Any]:
-    """Accuracy of one arm minus another on each probe set, per item averaged over their common seeds, with a 95%
-    interval from resampling probe pairs (one resample for both arms and every seed): the item-level
-    uncertainty that the across-seed t interval leaves out."""
-    def hits(arm: str, seeds: list[str], name: str) -> np.ndarray:  # seeds x items, 0/1
-        return np.array([[int(h) for h in runs[arm][seed]["probes"][name]["hits"]] for seed in seeds], dtype=float)
-
-    gaps = {}
-    for arm, other in GAPS:
-        seeds = sorted(runs.get(arm, {}).keys() & runs.get(other, {}).keys(), key=int)
-        if not seeds:
-            continue
-        found = {}
-        for name, probes in sets.items():
-            diff = (hits(arm, seeds, name) - hits(other, seeds, name)).mean(axis=0)
-            low, high = bootstrap_ci(diff, [p.pair for p in probes])
-            found[name] = {"mean": float(diff.mean()), "ci": [low, high], "n_items": len(probes)}
-        gaps[f"{arm} - {other}"] = {"seeds": [int(s) for s in seeds], "sets": found}
-    return gaps
+# ---------------------------------------------------------------------------------------------------------
+# Aggregates
 
 
-def headline(result: dict[str, Any]) -> dict[str, float | None]:
-    """The per-seed figures the tables aggregate."""
-    found = {f"probe_{name}": r["accuracy"] for name, r in result["probes"].items()}
-    return found | {"ppl_valid": result["valid"]["ppl"], "ppl_attr_remention": result["valid"]["ppl_attr_remention"],
-                    "decode_acc": result["decodability"]["accuracy"],
-                    "decode_selectivity": result["decodability"]["selectivity"], "tokens_per_s": result["tokens_per_s"]}
-
-
-def summarize(values: list[float]) -> dict[str, Any]:
+def summarize_seeds(values: list[float | None]) -> dict[str, Any]:
     """Mean, per-seed values and a t interval across seeds (None with one seed)."""
     arr = np.array([v for v in values if v is not None], dtype=float)
     if not arr.size:
@@ -201,138 +380,368 @@ def summarize(values: list[float]) -> dict[str, Any]:
     return {"mean": float(arr.mean()), "values": values, "ci": ci}
 
 
-def aggregate(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def headline(record: dict[str, Any], name: str) -> dict[str, float | None]:
+    """One run's figures on one probe set, as the tables aggregate them."""
+    found = record["final"]["probes"].get(name)
+    if not found:
+        return {}
+    return {"margin": (found.get("margin") or {}).get("mean"), "swap": (found.get("swap") or {}).get("accuracy"),
+            "accuracy": found["accuracy"], "nocontext": found["nocontext"]["accuracy"],
+            **{f"margin_{k}": ((v.get("margin") or {}).get("mean")) for k, v in found["strata"].items()},
+            **{f"swap_{k}": v["swap"]["accuracy"] for k, v in found["strata"].items()}}
+
+
+def arm_runs(results: dict[str, Any], arm: str) -> dict[int, dict[str, Any]]:
+    """The arm's runs by seed (through the run names its steps used)."""
+    return {int(seed): results["runs"][run] for seed, run in results["arms"].get(arm, {}).items()
+            if run in results["runs"]}
+
+
+def items_path(results_path: Path, run: str) -> Path:
+    return results_path.with_name(results_path.stem + "_items") / f"{run}.json.gz"
+
+
+def write_items(path: Path, items: dict[str, Any]) -> None:
+    """Compact JSON, gzipped without a timestamp (same scores, same bytes): about 0.3 MB a run of 7
+    checkpoints, where indented JSON would take 4 MB."""
+    data = json.dumps(items, sort_keys=True, separators=(",", ":")).encode()
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(gzip.compress(data, mtime=0))
+
+
+def last_items(record: dict[str, Any], results_path: Path) -> dict[str, Any]:
+    """A run's per-set item scores at its last checkpoint."""
+    return json.loads(gzip.decompress(items_path(results_path, record["run"]).read_bytes()))[str(record["steps"])]
+
+
+def per_item(stored: dict[str, list], probes: list[Probe]) -> tuple[dict[str, float], np.ndarray]:
+    """(margin per pair, swap-test hit per item with ``bound``) from one set's stored item scores."""
+    items = expand(stored, probes)
+    margins = {m["pair"]: m["margin"] for m in pair_margins(probes, items)}
+    hits = np.array([right_both(p, i) for p, i in zip(probes, items) if "swapped_scores" in i], dtype=float)
+    return margins, hits
+
+
+def right_both(probe: Probe, item: dict[str, Any]) -> bool:
+    """The swap test's hit: right on the context and on its twin."""
+    return right(probe, item["scores"]) and right(probe, item["swapped_scores"], other(probe))
+
+
+def paired_gap(results: dict[str, Any], sets: dict[str, list[Probe]], arm: str, base: str,
+               results_path: Path) -> dict[str, Any]:
+    """ARM minus BASE per probe set, paired by seed and item: the per-pair margin difference and the per-item
+    swap-test difference averaged over their common seeds, with a 95% interval from resampling pairs (one
+    resample for both arms and every seed); and the per-seed differences with a t interval across seeds."""
+    a, b = arm_runs(results, arm), arm_runs(results, base)
+    seeds = sorted(a.keys() & b.keys())
+    if not seeds:
+        return {}
+    found: dict[str, Any] = {"seeds": seeds}
+    stored = {s: (last_items(a[s], results_path), last_items(b[s], results_path)) for s in seeds}
+    for name, probes in sets.items():
+        # per seed: ((pair margins, swap hits) of ARM, the same of BASE)
+        scored = [(per_item(x[name], probes), per_item(y[name], probes)) for x, y in stored.values()]
+        pairs = sorted(set.intersection(*(set(ma) & set(mb) for (ma, _), (mb, _) in scored)))
+        swap_groups = [p.pair for p in probes if p.bound is not None]
+        entry: dict[str, Any] = {}
+        if pairs:
+            by_seed = np.array([[ma[p] - mb[p] for p in pairs] for (ma, _), (mb, _) in scored])  # seeds x pairs
+            diff = by_seed.mean(axis=0)
+            entry["margin"] = {"mean": float(diff.mean()), "ci": list(bootstrap_ci(diff, pairs)), "pairs": len(pairs),
+                               "per_seed": summarize_seeds(by_seed.mean(axis=1).tolist())}
+        if swap_groups:
+            by_seed = np.array([ha - hb for (_, ha), (_, hb) in scored])  # seeds x items
+            diff = by_seed.mean(axis=0)
+            entry["swap"] = {"mean": float(diff.mean()), "ci": list(bootstrap_ci(diff, swap_groups)),
+                             "items": len(swap_groups), "per_seed": summarize_seeds(by_seed.mean(axis=1).tolist())}
+        found[name] = entry
+    return found
+
+
+def aggregate(results: dict[str, Any], sets: dict[str, list[Probe]], results_path: Path) -> dict[str, Any]:
     table = {}
-    for arm, seeds in runs.items():
-        heads = [headline(r) for _, r in sorted(seeds.items(), key=lambda kv: int(kv[0]))]
-        table[arm] = {key: summarize([h.get(key) for h in heads]) for key in heads[0]} if heads else {}
-    gap = {}
-    if "reg_lm" in runs and "reg_shuffled" in runs:  # paired by seed: same init and data order
-        common = sorted(runs["reg_lm"].keys() & runs["reg_shuffled"].keys(), key=int)
-        for key in table.get("reg_lm", {}):
-            if key.startswith("probe_"):
-                gap[key] = summarize([headline(runs["reg_lm"][s])[key] - headline(runs["reg_shuffled"][s])[key]
-                                      for s in common])
-    return {"arms": table, "reg_lm_minus_shuffled": gap}
+    for arm in ARMS:
+        runs = [r for _, r in sorted(arm_runs(results, arm).items())]
+        if not runs:
+            continue
+        entry = {name: {key: summarize_seeds([headline(r, name).get(key) for r in runs])
+                        for key in headline(runs[0], name)} for name in sets}
+        entry["register_head"] = {k: summarize_seeds([r["final"]["register_head"][k] for r in runs])
+                                  for k in ("accuracy", "majority_accuracy", "occupancy_accuracy")}
+        entry["ppl_valid"] = summarize_seeds([r["final"]["perplexity"]["ppl"] for r in runs])
+        entry["tokens_per_s"] = summarize_seeds([r["tokens_per_s"] for r in runs])
+        table[arm] = entry
+    gaps = {f"{a} - {b}": paired_gap(results, sets, a, b, results_path)
+            for a, b in (("reg_lm", "reg_shuffled"), ("reg_lm", "ce_readouts"), ("annotate", "ce_readouts"))}
+    return {"arms": table, "gaps": {k: v for k, v in gaps.items() if v}}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Markdown
 
 
 def fmt(summary: dict[str, Any] | None, digits: int = 3) -> str:
     if not summary or summary["mean"] is None:
         return "-"
-    seeds = ", ".join("-" if v is None else f"{v:.{digits}f}" for v in summary["values"])
-    ci = f" [{summary['ci'][0]:.{digits}f}, {summary['ci'][1]:.{digits}f}]" if summary["ci"] else ""
-    return f"{summary['mean']:.{digits}f}{ci} ({seeds})"
+    ci = f" [{summary['ci'][0]:.{digits}f}, {summary['ci'][1]:.{digits}f}]" if summary.get("ci") else ""
+    return f"{summary['mean']:.{digits}f}{ci}"
 
 
-def probe_levels(runs: dict[str, Any]) -> list[str]:
-    """Chance and shortcut-baseline accuracies of each probe set, as measured in the runs (ranges if they vary)."""
-    lines = []
-    for name in sorted({n for arm in runs.values() for seed in arm.values() for n in seed["probes"]}):
-        found = [seed["probes"][name] for arm in runs.values() for seed in arm.values() if name in seed["probes"]]
-        levels = {"chance": [f["chance"] for f in found]}
-        for base in found[0]["baselines"]:
-            levels[base] = [f["baselines"][base]["accuracy"] for f in found]
-        shown = ", ".join(f"{k} {min(v):.3f}" + (f"-{max(v):.3f}" if max(v) > min(v) else "") for k, v in levels.items())
-        lines.append(f"Probe set {name}: {shown}.")
+def interval(figures: dict[str, Any] | None) -> str:
+    if not figures:
+        return "-"
+    return f"{figures['mean']:+.3f} [{figures['ci'][0]:+.3f}, {figures['ci'][1]:+.3f}]"
+
+
+def arms_table(results: dict[str, Any], name: str) -> list[str]:
+    lines = ["| arm | seeds | margin (nats) | swap acc | accuracy | no-context acc |", "|---|---|---|---|---|---|"]
+    for arm, entry in results["aggregate"]["arms"].items():
+        figures = entry.get(name, {})
+        lines.append(f"| {arm} | {len(arm_runs(results, arm))} | {fmt(figures.get('margin'))} | "
+                     f"{fmt(figures.get('swap'))} | {fmt(figures.get('accuracy'))} | {fmt(figures.get('nocontext'))} |")
     return lines
 
 
-def curve_table(runs: dict[str, Any], key: str, digits: int) -> list[str]:
-    """One row per arm: the mean across seeds of KEY at each saved checkpoint."""
-    steps = sorted({point["step"] for arm in runs.values() for seed in arm.values() for point in seed["curve"]})
-    lines = ["| arm | " + " | ".join(str(step) for step in steps) + " |", "|---" * (len(steps) + 1) + "|"]
-    for arm, seeds in runs.items():
+def model_table(results: dict[str, Any]) -> list[str]:
+    """What does not depend on the probes: the register heads (the manipulation check), perplexity, speed."""
+    split = next(iter(results["runs"].values()))["final"]["register_head"]["split"]
+    lines = [f"Register heads on the {split} split's windows against the LabelModel's window targets: accuracy on "
+             "the targets holding an attribute, the majority class's share of them, and occupancy accuracy (NOTHING "
+             "or not, every slot and position). Valid perplexity on natural text.", "",
+             "| arm | head accuracy | majority class | occupancy accuracy | valid ppl | tokens/s |",
+             "|---|---|---|---|---|---|"]
+    for arm, entry in results["aggregate"]["arms"].items():
+        heads = entry["register_head"]
+        majority = next(iter(arm_runs(results, arm).values()))["final"]["register_head"]["majority_class"]
+        lines.append(f"| {arm} | {fmt(heads['accuracy'])} | {fmt(heads['majority_accuracy'])} ({majority}) | "
+                     f"{fmt(heads['occupancy_accuracy'])} | {fmt(entry['ppl_valid'], 2)} | "
+                     f"{fmt(entry['tokens_per_s'], 0)} |")
+    return lines
+
+
+def strata_table(results: dict[str, Any], name: str) -> list[str]:
+    strata = ("adjacent", "distant", "pronoun")
+    lines = ["| arm | " + " | ".join(f"{s} margin | {s} swap" for s in strata) + " |", "|---" * 7 + "|"]
+    for arm, entry in results["aggregate"]["arms"].items():
+        figures = entry.get(name, {})
+        lines.append(f"| {arm} | " + " | ".join(f"{fmt(figures.get(f'margin_{s}'))} | {fmt(figures.get(f'swap_{s}'))}"
+                                                 for s in strata) + " |")
+    return lines
+
+
+def levels(results: dict[str, Any], name: str) -> str:
+    """The set's size, random levels and baselines, as measured in any run (they do not depend on the model,
+    except most_frequent on the training run's word counts)."""
+    record = next(iter(results["runs"].values()))["final"]["probes"][name]
+    swap = record.get("swap") or {}
+    bases = "; ".join(f"{k} {v['accuracy']:.3f}" + (f" (swap {v['swap_accuracy']:.3f})" if "swap_accuracy" in v else "")
+                      for k, v in record["baselines"].items())
+    return (f"{record['n']} items in {record['pairs']} pairs; chance {record['chance']:.3f}, swap-test random "
+            f"{swap.get('random', float('nan')):.3f}; baselines: {bases}.")
+
+
+def curve_table(results: dict[str, Any], name: str) -> list[str]:
+    """Mean valid margin across an arm's seeds at each checkpoint (one row per arm)."""
+    steps = sorted({p["step"] for r in results["runs"].values() for p in r["curve"]})
+    lines = ["| arm | " + " | ".join(map(str, steps)) + " |", "|---" * (len(steps) + 1) + "|"]
+    for arm in results["aggregate"]["arms"]:
         cells = []
-        for step in steps:
-            values = [point[key] for seed in seeds.values() for point in seed["curve"]
-                      if point["step"] == step and point.get(key) is not None]
-            cells.append(f"{np.mean(values):.{digits}f}" if values else "-")
+        for at in steps:
+            values = [p["probes"][name]["margin"]["mean"] for r in arm_runs(results, arm).values() for p in r["curve"]
+                      if p["step"] == at and (p["probes"].get(name) or {}).get("margin")]
+            cells.append(f"{np.mean(values):+.3f}" if values else "-")
         lines.append(f"| {arm} | " + " | ".join(cells) + " |")
     return lines
 
 
-def sweep_section(runs: dict[str, Any], keys: list[str], seed: str = "0") -> list[str]:
-    """The one-seed sweep beside the main arms at the same seed (same initialisation and data order)."""
-    arms = [arm for arm in ("ce", "reg_lm", "reg_shuffled", *SWEEP_ARMS) if seed in runs.get(arm, {})]
-    if not any(arm in SWEEP_ARMS for arm in arms):
-        return []
-    lines = ["", f"One-seed sweep around reg_lm (seed {seed}):", "",
-             "| arm | aux weight | heads read | " + " | ".join(keys) + " |", "|---" * (len(keys) + 3) + "|"]
-    for arm in arms:
-        _, weight, reg_layer = ALL_ARMS[arm]
-        heads = "-" if not weight else "final LN" if reg_layer == -1 else f"block {reg_layer}"
-        figures = headline(runs[arm][seed])
-        cells = ["-" if figures.get(k) is None else f"{figures[k]:.{DIGITS.get(k, 3)}f}" for k in keys]
-        lines.append(f"| {arm} | {weight} | {heads} | " + " | ".join(cells) + " |")
-    sweep_runs = {arm: {seed: runs[arm][seed]} for arm in arms}
-    return lines + ["", f"Probe set generated accuracy at each checkpoint, seed {seed}:", "",
-                    *curve_table(sweep_runs, "generated", 3)]
+def control_lines(results: dict[str, Any]) -> list[str]:
+    lines = []
+    for arm in CONTROLS:
+        for seed, record in sorted(arm_runs(results, arm).items()):
+            points = ", ".join(f"{p['step']}: {interval_of(p['probes'].get(VALID))}" for p in record["curve"])
+            state = (f"lifted off at step {record['lift_off_step']}" if record["lift_off_step"] is not None
+                     else "not lifted off")
+            lines.append(f"- {arm} seed {seed}: {state}; valid margin by step: {points}")
+    return lines
+
+
+def interval_of(figures: dict[str, Any] | None) -> str:
+    margin = (figures or {}).get("margin")
+    return "-" if not margin else f"{margin['mean']:+.3f} [{margin['ci_low']:+.3f}, {margin['ci_high']:+.3f}]"
+
+
+def readout_lines(results: dict[str, Any]) -> list[str]:
+    """The readouts' share of training tokens and the no-context prior's score on held-out readouts, per arm
+    with readouts (the same in every seed of an arm)."""
+    lines = []
+    for arm in ARMS:
+        record = next((r for r in arm_runs(results, arm).values() if r["readouts"]), None)
+        if record:
+            share, prior = record["readouts"], record["readouts"]["prior"]
+            notes = share.get("annotation_share")  # absent in runs older than data.annotate
+            lines.append(f"- {arm}: readouts {share['readout_share']:.3f} of training tokens (twins "
+                         f"{share['twin_share']:.3f} of them), annotations "
+                         f"{'-' if notes is None else f'{notes:.3f}'}; "
+                         f"no-context prior on {prior['held_out_lines']} held-out readouts: accuracy with twins "
+                         f"{prior['accuracy_with_twins']:.3f} (chance {prior['chance']}), swap "
+                         f"{prior['swap_accuracy']:.3f} (random {prior['swap_random']})")
+    return ["", "Readouts:", "", *lines] if lines else []
+
+
+def history_lines(results: dict[str, Any]) -> list[str]:
+    lines = []
+    for name, entry in results.get("history", {}).items():
+        lines += ["", f"### {name}", "", f"Superseded: {entry.get('superseded_because', '-')}.", ""]
+        lines += [line.replace("# ", "#### ", 1) if line.startswith("# ") else line
+                  for line in entry.get("markdown", "(table in the JSON)").splitlines()]
+    return ["", "## History", *lines] if lines else []
+
+
+def pilot_line(pilot: dict[str, Any] | None) -> str:
+    if not pilot:
+        return "not chosen yet (the pilot waits for a positive control)"
+    margins = "; ".join(f"{w}: {m:+.4f}" for w, m in pilot.get("margins", {}).items())
+    return f"{pilot['chosen']:g} ({pilot['by']}{'; valid margins by weight: ' + margins if margins else ''})"
 
 
 def markdown(results: dict[str, Any]) -> str:
-    agg = results["aggregate"]
-    main_runs = {arm: seeds for arm, seeds in results["runs"].items() if arm in ARMS}
-    keys = sorted({k for arm in agg["arms"].values() for k in arm}, key=lambda k: (not k.startswith("probe_"), k))
-    machine = results["machine"]
-    lines = [f"# Real-text binding experiment ({results['protocol']['steps']} steps, "
-             f"{results['protocol']['tokens_per_run']:,} training tokens per run)", "",
+    if "protocol" not in results:
+        return "\n".join(["# Real-text binding experiment, second design: not run yet", "",
+                          f"- date: {results['updated']}", *history_lines(results)]) + "\n"
+    protocol, machine = results["protocol"], results.get("machine")
+    lines = [f"# Real-text binding experiment, second design ({protocol['steps']} steps, "
+             f"{protocol['tokens_per_run']:,} training tokens per run)", "",
              f"- date: {results['updated']}", *(f"- command: `{c}`" for c in results.get("commands", [])),
-             f"- machine: {machine['cpu']} ({machine.get('cpus', '?')} CPUs, {machine.get('threads', '?')} torch "
-             f"threads), device {machine['device']}, torch {machine['torch']}", "",
-             "Each cell: mean [95% t-interval across seeds] (per-seed values).", "",
-             "| arm | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
-    for arm, figures in ((a, f) for a, f in agg["arms"].items() if a in ARMS):
-        lines.append(f"| {arm} | " + " | ".join(fmt(figures.get(k), DIGITS.get(k, 3)) for k in keys) + " |")
-    if agg["reg_lm_minus_shuffled"]:
-        lines += ["", "reg_lm minus reg_shuffled, paired by seed: " + "; ".join(
-            f"{k} {fmt(v)}" for k, v in agg["reg_lm_minus_shuffled"].items())]
-    if results.get("paired_gaps"):
-        lines += ["", "Paired differences per probe item (averaged over the common seeds), 95% interval from "
-                  "resampling probe pairs:", ""]
-    for gap, found in results.get("paired_gaps", {}).items():
-        lines.append(f"- {gap} (seeds {', '.join(map(str, found['seeds']))}): "
-                     + "; ".join(f"probe_{name} {g['mean']:+.3f} [{g['ci'][0]:+.3f}, {g['ci'][1]:+.3f}]"
-                                 for name, g in found["sets"].items()))
-    lines += ["", *probe_levels(results["runs"])]
-    for key, title, digits in (("generated", "Probe set generated accuracy", 3), ("gold", "Probe set gold accuracy", 3),
-                               ("eval_ce_loss", "Valid cross-entropy (nats/token)", 3)):
-        lines += ["", f"{title} at each checkpoint (training step), mean across seeds:", "",
-                  *curve_table(main_runs, key, digits)]
-    lines += sweep_section(results["runs"], keys)
-    lines += ["", "Per-seed bootstrap intervals, per-seed curves and decodability per slot: the JSON file."]
+             (f"- machine: {machine['cpu']} ({machine.get('cpus', '?')} CPUs, {machine.get('threads', '?')} torch "
+              f"threads), device {machine['device']}, torch {machine['torch']}" if machine
+              else "- machine: no run yet"),
+             f"- protocol: `{' '.join(protocol['options'])}`; checkpoints every {protocol['save_every']} steps",
+             f"- register loss weight: {pilot_line(results.get('pilot'))}", "",
+             "## Positive controls (valid-chapter probes: margin [pair-bootstrap 95%] by checkpoint)", "",
+             *(control_lines(results) or ["- none run yet"]), *readout_lines(results)]
+    if results["runs"]:
+        for name in results["protocol"]["probe_sets"]:
+            lines += ["", f"## Probe set {name}", "", levels(results, name), "",
+                      "Each cell: mean over seeds [95% t-interval across seeds, from 2 seeds on].", "",
+                      *arms_table(results, name), "", "By stratum:", "", *strata_table(results, name)]
+        lines += ["", "## Register heads, perplexity, speed (mean over seeds [t-interval])", "", *model_table(results)]
+        gaps = results["aggregate"]["gaps"]
+        if gaps:
+            lines += ["", "## Paired differences (per pair / item, averaged over the common seeds; 95% interval from "
+                      "resampling probe pairs)", ""]
+            for gap, found in gaps.items():
+                for name in results["protocol"]["probe_sets"]:
+                    entry = found.get(name, {})
+                    lines.append(f"- {gap} (seeds {', '.join(map(str, found['seeds']))}), {name}: margin "
+                                 f"{interval(entry.get('margin'))}, swap acc {interval(entry.get('swap'))}")
+        lines += ["", "## Valid-chapter margin at each checkpoint (mean over seeds)", "", *curve_table(results, VALID)]
+        if results.get("exports"):
+            lines += ["", "Exported checkpoints (half precision, `regscaffold probe --checkpoint FILE --probes FILE`): "
+                      + ", ".join(f"{arm} `{path}`" for arm, path in results["exports"].items())]
+    lines += ["", "Per-seed values and per-checkpoint figures: the JSON file; every item's scores at every checkpoint: "
+              "the _items folder beside it (gzipped JSON).", *history_lines(results)]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------------
+
+
+def load(path: Path, protocol: dict[str, Any]) -> dict[str, Any]:
+    """Results so far; a first-design file (no "design" key) moves under "history", with its Markdown."""
+    results = json.loads(path.read_text()) if path.exists() else {"design": 2}
+    if results.get("design") != 2:
+        old_md = path.with_suffix(".md")
+        results = {"design": 2, "history": {HISTORY: {**results, "superseded_because": SUPERSEDED,
+                                                      "markdown": old_md.read_text() if old_md.exists() else ""}}}
+    for key in ("runs", "arms", "history"):
+        results.setdefault(key, {})
+    if results.get("protocol", protocol) != protocol:
+        sys.exit(f"{path} holds results of another protocol ({results['protocol']}); pass the same options or "
+                 "another --results")
+    return results
+
+
+def shown(path: Path) -> str:
+    """A path as results record it: relative to the project when inside it (the same from any checkout)."""
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+
+
+def done(step: Step, results: dict[str, Any]) -> bool:
+    """A pilot step is done when its run is scored; any other when its arm has the seed."""
+    return step.run in results["runs"] if step.phase == "pilot" else str(step.seed) in results["arms"].get(step.arm, {})
+
+
+def export(step: Step, out: Path, results: dict[str, Any], args: argparse.Namespace) -> None:
+    """Seed 0 of the EXPORT arms in half precision, one file per run (an arm sharing a run shares its file)."""
+    exports = results.setdefault("exports", {})
+    if step.phase == "pilot" or step.seed != 0 or step.arm not in EXPORT or step.arm in exports:
+        return
+    by_run = {results["arms"][a]["0"]: path for a, path in exports.items()}
+    if step.run not in by_run:
+        target = args.export_dir / f"{step.arm}-s0.pt"
+        checkpoint.export_half(out / checkpoint.CKPT, target)
+        by_run[step.run] = shown(target)
+    exports[step.arm] = by_run[step.run]
 
 
 def main(argv: list[str]) -> None:
     args = parse_args(argv)
-    results = json.loads(args.results.read_text()) if args.results.exists() else {"runs": {}}
-    if args.report_only:
+    paths = probe_sets(args)
+    sets = {name: read_probes(path) for name, path in paths.items()}
+    sample = config_for(Step("control", "pc_readouts", 0, None), args)
+    protocol = {"options": PROTOCOL + args.extra, "steps": args.steps, "save_every": args.save_every,
+                "curve_probes": args.curve_probes,
+                "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
+                "labels": shown(args.run), "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p),
+                                                              "items": len(sets[n])} for n, p in paths.items()}}
+    results = load(args.results, protocol)
+    if not args.report_only:  # a report rewritten elsewhere does not pin the protocol
+        results["protocol"] = protocol
+        results["machine"] = machine_info()
+        command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
+        results["commands"] = list(dict.fromkeys([*results.get("commands", []), command]))
+    if args.aux_weight is not None and not args.report_only:
+        if results.get("pilot", {}).get("chosen", args.aux_weight) != args.aux_weight:
+            sys.exit(f"{args.results}: the register arms ran at weight {results['pilot']['chosen']} "
+                     f"({results['pilot']['by']}), not {args.aux_weight}; use another --results")
+        results["pilot"] = {"chosen": args.aux_weight, "by": "--aux-weight"}
+    labels = None
+    while not args.report_only:
+        todo = [s for s in plan(results, args.arms, args.aux_weight)
+                if (s.phase == "pilot" or args.seeds is None or s.seed in args.seeds) and not done(s, results)]
+        if not todo:
+            break
+        step, started = todo[0], time.perf_counter()
+        out = train_step(step, args)
+        if step.run not in results["runs"]:
+            if labels is None:  # the LabelModel's window targets, read once
+                labels = load_run(args.run, "window")
+            record, items = evaluate_run(out, step, sets, labels, args)
+            write_items(items_path(args.results, step.run), items)
+            results["runs"][step.run] = record
+        if step.phase != "pilot":  # a pilot run becomes reg_lm's seed 0 only if its weight is chosen
+            results["arms"].setdefault(step.arm, {})[str(step.seed)] = step.run
+        if step.phase == "pilot" and (weight := pilot_choice(results)) is not None:
+            results["pilot"] = {"chosen": weight, "by": "pilot: highest valid margin at the last checkpoint",
+                                "margins": {f"{w:g}": results["runs"][Step("pilot", "reg_lm", 0, w).run]["final"]
+                                            ["probes"][VALID]["margin"]["mean"] for w in PILOT_WEIGHTS}}
+        export(step, out, results, args)
+        results["aggregate"] = aggregate(results, sets, args.results)
+        results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        write_json(args.results, results)
         write_text(args.results.with_suffix(".md"), markdown(results))
-        return
-    sets = probe_sets(args)
-    sample = config_for(args.arms[0], args.seeds[0], args)
-    results["protocol"] = {"model": MODEL, "extra": args.extra, "steps": args.steps, "save_every": args.save_every,
-                           "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
-                           "arms": {a: {"labels": v, "aux_weight": w, "reg_layer": layer}
-                                    for a, (v, w, layer) in ALL_ARMS.items()},
-                           "probe_sets": {name: len(p) for name, p in sets.items()}}
-    results["machine"] = machine_info()
-    command = "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *argv])
-    results["commands"] = list(dict.fromkeys([*results.get("commands", []), command]))  # main run, then the sweep
-    for seed in args.seeds:  # seed-major, so an interrupted benchmark leaves every arm with the same seeds
-        for arm in args.arms:
-            if str(seed) in results["runs"].get(arm, {}):
-                continue
-            started = time.perf_counter()
-            out = train_seed(arm, seed, args)
-            results["runs"].setdefault(arm, {})[str(seed)] = evaluate_seed(out, sets, args)
-            results["aggregate"] = aggregate(results["runs"])
-            results["paired_gaps"] = paired_gaps(results["runs"], sets)
-            results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-            write_json(args.results, results)
-            write_text(args.results.with_suffix(".md"), markdown(results))
-            print(f"{arm} seed {seed}: {headline(results['runs'][arm][str(seed)])} "
-                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+        final = results["runs"][step.run]["final"]["probes"][VALID]
+        print(f"{step.phase} {step.arm} seed {step.seed} ({step.run}): valid {interval_of(final)}, swap "
+              f"{(final.get('swap') or {}).get('accuracy')} ({time.perf_counter() - started:.0f} s)", flush=True)
+    lifted = any(lift_off(r) is not None for a in CONTROLS for r in arm_runs(results, a).values())
+    if not (args.report_only or args.arms or lifted):
+        print("no positive control has lifted off: the arms wait (issue 12 item 4: a larger model or budget), "
+              "or pass --arms to run them anyway", flush=True)
+    results.setdefault("updated", datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
+    results["aggregate"] = aggregate(results, sets, args.results)
+    write_json(args.results, results)
+    write_text(args.results.with_suffix(".md"), markdown(results))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,15 @@ so that ``regscaffold train --labels DIR`` reads it like a pipeline run.
 
 All variants reuse labelers.registers.materialise with the run's slots, vocabulary size and threshold,
 and every variant's vocabulary has as many classes as the run's (see ``padded``).
+
+Window targets (data.targets = "window") are not read from registers.parquet: the trainer recomputes them
+per window from candidates.parquet's accepted bindings (training.data.load_events), and readouts read
+candidates.parquet, bindings.parquet and tokens.parquet too. So ``lm``, ``shuffled`` and ``names`` also
+carry those three files, candidates.parquet with the variant's ``attr_lemma`` (all else as in the run,
+``attr_lower`` included: readouts and probes ask the text's own adjective, so they stay those of ``lm``);
+without this a shuffled arm under window targets would silently train on the LabelModel's attributes.
+``mv`` carries none of them (it thresholds p_mv, which window targets and readouts do not read), so
+training it with window targets fails on the missing candidates.parquet instead.
 """
 from __future__ import annotations
 
@@ -23,14 +32,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.core.registers import is_binding
 from labelers.registers import materialise
 from pipeline.core import schemas as S
 from pipeline.core.errors import UserError
-from pipeline.core.io import atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, write_json, write_parquet
+from pipeline.core.io import (atomic_path, check_aligned, file_sha256, read_metadata, read_parquet, read_table,
+                              write_json, write_parquet)
 
 ARMS = ("lm", "mv", "shuffled", "names")
+WINDOW_ARMS = ("lm", "shuffled", "names")
+"""Variants that carry candidates, bindings and tokens for window targets (see the module docstring)."""
 CANDIDATE_COLUMNS = S.CANDIDATE_KEY_COLUMNS + ["split", "attr_lemma", "ent_kind", "ent_name", "ent_lemma"]
 
 
@@ -76,8 +89,30 @@ def padded(vocab: list[str], size: int) -> list[str]:
     return vocab + [f"UNUSED_{n}" for n in range(size - len(vocab))]
 
 
+def copy(source: Path, target: Path) -> None:
+    with atomic_path(target) as tmp:
+        shutil.copyfile(source, tmp)
+
+
+def write_window_files(run_dir: Path, arm: str, cands: pd.DataFrame | None, out: Path) -> None:
+    """candidates.parquet with the arm's attr_lemma (``cands``; None: the run's own file), bindings.parquet
+    and tokens.parquet copied: what window targets and readouts read."""
+    for name in (S.BINDINGS, S.TOKENS):
+        copy(run_dir / name, out / name)
+    source = run_dir / S.CANDIDATES
+    if cands is None:
+        copy(source, out / S.CANDIDATES)
+        return
+    table = read_table(source)
+    column = table.schema.get_field_index("attr_lemma")
+    lemmas = pa.array(cands["attr_lemma"].tolist(), type=table.schema.field(column).type)
+    write_parquet(table.set_column(column, table.schema.field(column), lemmas), out / S.CANDIDATES,
+                  {**read_metadata(source), "variant": arm})
+
+
 def write_variant(run_dir: Path, arm: str, out: Path, seed: int = 0) -> dict[str, Any]:
-    """Write the arm's docs.parquet + registers.parquet (+ variant.json, the summary) into ``out``."""
+    """Write the arm's docs.parquet + registers.parquet (and, for WINDOW_ARMS, candidates, bindings and
+    tokens: see the module docstring) + variant.json, the summary, into ``out``."""
     run_dir, out = Path(run_dir), Path(out)
     if arm not in ARMS:
         raise UserError(f"label variant {arm!r} is unknown; known: {', '.join(ARMS)}")
@@ -85,21 +120,22 @@ def write_variant(run_dir: Path, arm: str, out: Path, seed: int = 0) -> dict[str
     if not source.exists():
         raise UserError(f"{source} does not exist; run the pipeline first (regscaffold run --out {run_dir})")
     meta = read_metadata(source)
-    with atomic_path(out / S.DOCS) as tmp:
-        shutil.copyfile(run_dir / S.DOCS, tmp)
+    copy(run_dir / S.DOCS, out / S.DOCS)
     if meta.get("docs_sha256") != file_sha256(out / S.DOCS):
         raise UserError(f"{source} was made from other passages than {run_dir / S.DOCS}; rerun the pipeline")
+    cands = None
     if arm == "lm":
-        with atomic_path(out / S.REGISTERS) as tmp:
-            shutil.copyfile(source, tmp)
+        copy(source, out / S.REGISTERS)
         summary: dict[str, Any] = {}
     else:
-        tokens = read_parquet(run_dir / S.TOKENS, ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
         cands, p = variant_inputs(run_dir, arm, seed)
+        tokens = read_parquet(run_dir / S.TOKENS, ["doc_id", "i", "start", "end"], "tokens", S.SCHEMA_VERSION)
         table, vocab, summary = materialise(tokens, cands, p, meta["threshold"], meta["slots"],
                                             len(meta["vocab"]) - 2)
         write_parquet(table, out / S.REGISTERS, {**meta, "vocab": padded(vocab, len(meta["vocab"])),
                                                  "variant": arm})
+    if arm in WINDOW_ARMS:
+        write_window_files(run_dir, arm, cands, out)
     summary = {"arm": arm, "seed": seed, "source": str(run_dir), **summary}
     write_json(out / "variant.json", summary)
     return summary

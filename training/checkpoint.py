@@ -114,6 +114,19 @@ def from_state(state: dict[str, Any], source: Path) -> tuple[GPT, Tokenizer, Tra
     return model.eval(), Tokenizer.from_str(state["tokenizer"]), config
 
 
+EXPORTED = ("step", "done", "config", "tokenizer", "register_vocab", "train_word_counts")
+"""What an export keeps beside the weights: all that load_model and evaluate_checkpoint read."""
+
+
+def export_half(source: Path, target: Path) -> None:
+    """A checkpoint for others to score: its weights in half precision (floating tensors only) and what
+    loading needs (EXPORTED), without the optimizer, sampler and RNG states, so it cannot be resumed. It is
+    read like any checkpoint (weights_only; load_state_dict casts the weights back to the model's fp32)."""
+    state = read(source)
+    weights = {k: v.half() if v.is_floating_point() else v for k, v in state["model"].items()}
+    save(Path(target), {k: state[k] for k in EXPORTED if k in state} | {"model": weights, "exported_from": str(source)})
+
+
 def evaluate_checkpoint(path: Path, probes: Sequence[Probe], seed: int = 0) -> dict[str, Any]:
     """training.probes.evaluate with a saved model; the frequency baseline uses the train split's word counts
     saved with it (absent in checkpoints older than the probes: that baseline is then left out)."""

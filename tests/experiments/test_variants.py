@@ -10,7 +10,10 @@ from experiments.variants import variant_inputs, write_variant
 from pipeline.core import schemas as S
 from pipeline.core.errors import UserError
 from pipeline.core.io import file_sha256, read_metadata
-from training.data import load_run
+from labelers.probe_sets import load_assertions
+from training import readouts
+from training.data import load_run, pieces
+from training.tokenizer import train_bpe
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +63,42 @@ def test_shuffled_keeps_positions_and_occupancy_and_moves_values(variants):
     assert read_metadata(out["shuffled"] / S.REGISTERS)["vocab"] == read_metadata(out["lm"] / S.REGISTERS)["vocab"]
     assert (words(out["lm"]) != words(out["shuffled"])).any()
 
+
+
+def window_pieces(path, tokenizer, split="train"):
+    """A variant's training windows under window targets, with readouts (what the second design trains on)."""
+    run = load_run(path, "window")
+    run.assertions = load_assertions(path, [split], 0.9)
+    return run, pieces(run, tokenizer, split, 40, readouts.Settings(pairs=2, tokens=16))
+
+
+def test_window_targets_of_the_shuffled_variant_are_shuffled(variants):
+    # window targets come from candidates.parquet, not registers.parquet: the shuffled variant must carry its
+    # own, or its arm trains on the LabelModel's attributes
+    run_dir, out = variants
+    tokenizer = train_bpe(load_run(run_dir).docs.query("split == 'train'")["text"], 512)
+    (lm_run, lm), (sh_run, sh) = (window_pieces(out[arm], tokenizer) for arm in ("lm", "shuffled"))
+    assert [p.ids.tolist() for p in lm] == [p.ids.tolist() for p in sh]  # same text and readouts
+    assert sum(p.readout for p in lm) > 0
+    assert [p.rows.tolist() for p in lm] == [p.rows.tolist() for p in sh]
+    lm_words = [np.array(lm_run.vocab)[p.labels] for p in lm]
+    sh_words = [np.array(sh_run.vocab)[p.labels] for p in sh]
+    for a, b in zip(lm_words, sh_words):
+        assert ((a != "NOTHING") == (b != "NOTHING")).all()  # same positions and slot occupancy
+    assert any((a != b).any() for a, b in zip(lm_words, sh_words))  # other attributes
+    assert sum((a != "NOTHING").sum() for a in lm_words) > 0
+
+
+def test_lm_variant_window_targets_are_the_runs(variants):
+    run_dir, out = variants
+    tokenizer = train_bpe(load_run(run_dir).docs.query("split == 'train'")["text"], 512)
+    (_, own), (_, lm) = (window_pieces(path, tokenizer) for path in (run_dir, out["lm"]))
+    assert [p.labels.tolist() for p in own] == [p.labels.tolist() for p in lm]
+
+
+def test_mv_carries_no_window_files(variants):
+    _, out = variants
+    assert not (out["mv"] / S.CANDIDATES).exists()
 
 
 def test_shuffle_permutes_lemmas_within_each_split(variants):

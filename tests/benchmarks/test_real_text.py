@@ -1,0 +1,163 @@
+"""benchmarks/real_text.py without training: the plan's gates, the stored item scores, the first design's
+results kept as history."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from training.probes import Probe, evaluate, summarize
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def rt():
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("real_text_bench", BENCH / "real_text.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the script is being loaded
+    spec.loader.exec_module(module)
+    return module
+
+
+def record(margins: list[tuple[float, float, float]]) -> dict:
+    """A run's record with valid-probe margins (mean, low, high) at successive checkpoints."""
+    curve = [{"step": 10 * (n + 1), "probes": {"valid_generated": {"margin": {"mean": m, "ci_low": lo, "ci_high": hi}}}}
+             for n, (m, lo, hi) in enumerate(margins)]
+    return {"curve": curve, "final": {"probes": curve[-1]["probes"]}}
+
+
+def runs_of(steps) -> list[tuple[str, str, int, float | None]]:
+    return [(s.phase, s.arm, s.seed, s.weight) for s in steps]
+
+
+def test_controls_first_and_the_arms_wait_for_a_lift_off(rt):
+    results = {"runs": {}, "arms": {}}
+    assert runs_of(rt.plan(results)) == [("control", "pc_readouts", 0, None), ("control", "pc_annotate", 0, None)]
+    results["runs"]["ce_readouts-s0"] = record([(0.1, -0.2, 0.4), (0.2, -0.1, 0.5)])  # pc_readouts' run
+    assert len(rt.plan(results)) == 2  # intervals include zero: no lift-off
+    results["runs"]["pc_annotate-s0"] = record([(0.1, -0.2, 0.4), (0.5, 0.1, 0.9), (0.3, -0.1, 0.7)])
+    assert rt.lift_off(results["runs"]["pc_annotate-s0"]) == 20  # at any checkpoint
+    assert runs_of(rt.plan(results))[2:] == [("pilot", "reg_lm", 0, w) for w in (0.1, 0.2, 0.3)]
+
+
+def test_the_pilot_chooses_the_weight_on_the_valid_margin_and_its_run_is_reg_lm_seed_0(rt):
+    results = {"runs": {"pc_annotate-s0": record([(0.5, 0.1, 0.9)])}, "arms": {}}
+    for weight, margin in ((0.1, 0.02), (0.2, 0.05), (0.3, 0.01)):
+        results["runs"][rt.Step("pilot", "reg_lm", 0, weight).run] = record([(margin, -1, 1)])
+    steps = rt.plan(results)
+    arms = [s for s in steps if s.phase == "arms"]
+    assert {s.weight for s in arms if s.arm in ("reg_lm", "reg_shuffled")} == {0.2}
+    assert {s.weight for s in arms if s.arm not in ("reg_lm", "reg_shuffled")} == {None}
+    seeds = {arm: sorted(s.seed for s in arms if s.arm == arm) for arm in rt.MAIN}
+    assert seeds == {"ce_readouts": [0, 1, 2, 3, 4], "reg_lm": [0, 1, 2, 3, 4], "reg_shuffled": [0, 1, 2, 3, 4],
+                     "annotate": [0, 1, 2], "plain_ce": [0]}
+    assert arms[0].arm == "ce_readouts" and [s.seed for s in arms][:5] == [0] * 5  # seed-major
+    reg0 = next(s for s in arms if s.arm == "reg_lm" and s.seed == 0)
+    assert reg0.run == "reg_lm_w0.2-s0" and rt.done(rt.Step("pilot", "reg_lm", 0, 0.2), results)
+    assert not rt.done(reg0, results)  # mapped (not retrained) when its turn comes
+    # the first control is the same run as arm 1's seed 0
+    assert rt.Step("control", "pc_readouts", 0, None).run == rt.Step("arms", "ce_readouts", 0, None).run
+
+
+def test_arms_named_run_without_a_control_and_a_given_weight_skips_the_pilot(rt):
+    results = {"runs": {}, "arms": {}}
+    steps = rt.plan(results, ["pc_readouts", "reg_shuffled"], 0.3)
+    assert runs_of(steps)[:2] == [("control", "pc_readouts", 0, None), ("arms", "reg_shuffled", 0, 0.3)]
+    assert all(s.phase != "pilot" for s in steps) and len(steps) == 6
+    assert [s.phase for s in rt.plan(results, ["reg_lm"])] == ["pilot"] * 3
+
+
+PROBES = [Probe("p-a", "p", "The old captain met a young sailor.", " The captain was", ("old", "young"), "old",
+                ((4, 11, 0, 3), (22, 28, 16, 21))),
+          Probe("p-b", "p", "The old captain met a young sailor.", " The sailor was", ("old", "young"), "young",
+                ((4, 11, 0, 3), (22, 28, 16, 21))),
+          Probe("q-a", "q", "A red hat and a blue cup.", " The hat was", ("red", "blue"), "red")]
+
+
+def fake(pairs):
+    return [-len(prefix) % 7 - 0.123456 * len(cont) for prefix, cont in pairs]
+
+
+def test_stored_item_scores_give_back_the_figures(rt):
+    result = evaluate(PROBES, fake)
+    stored = json.loads(json.dumps(rt.compact(result["items"], PROBES)))
+    assert stored["swapped_scores"][2] is None
+    again = summarize(PROBES, rt.expand(stored, PROBES))
+    assert again["margin"]["mean"] == pytest.approx(result["margin"]["mean"], abs=1e-3)
+    assert again["swap"] == result["swap"] and again["accuracy"] == result["accuracy"]
+
+
+def test_first_design_results_move_to_history(rt, tmp_path):
+    path = tmp_path / "real_text.json"
+    path.write_text(json.dumps({"runs": {"ce": {"0": {}}}, "protocol": {"steps": 1400}}))
+    path.with_suffix(".md").write_text("# Real-text binding experiment (1400 steps)\n\n| arm |\n")
+    results = rt.load(path, {"steps": 3000})
+    (entry,) = results["history"].values()
+    assert entry["runs"] == {"ce": {"0": {}}} and entry["markdown"].startswith("# Real-text")
+    assert results["runs"] == {} and results["design"] == 2
+    assert "invisible" in entry["superseded_because"] and "readout" in entry["superseded_because"]
+    shown = "\n".join(rt.history_lines(results))
+    assert "#### Real-text binding experiment" in shown and "Superseded: its register targets" in shown
+    path.write_text(json.dumps({**results, "protocol": {"steps": 3000}}))
+    with pytest.raises(SystemExit):
+        rt.load(path, {"steps": 20})
+
+
+def test_item_scores_are_stored_byte_for_byte_and_read_back_at_the_last_step(rt, tmp_path):
+    results = tmp_path / "real_text.json"
+    items = {"10": {"s": {"scores": [[-1.5, -2.25]]}}, "20": {"s": {"scores": [[-1.0, -3.0]]}}}
+    path = rt.items_path(results, "reg_lm_w0.2-s0")
+    rt.write_items(path, items)
+    first = path.read_bytes()
+    rt.write_items(path, items)
+    assert path.read_bytes() == first and path.name == "reg_lm_w0.2-s0.json.gz"
+    assert rt.last_items({"run": "reg_lm_w0.2-s0", "steps": 20}, results) == items["20"]
+
+
+def test_register_heads_are_scored_by_class_name_against_the_window_targets(rt, tmp_path):
+    from runfolder import write_labeled_run
+    from trainfix import tiny_config
+
+    from training import checkpoint
+    from training.data import load_run
+    from training.train import train
+
+    run_dir = write_labeled_run(tmp_path / "run")
+    out = tmp_path / "model"
+    train(tiny_config(data={"labels": str(run_dir), "targets": "window"}, loss={"aux_weight": 1.0},
+                      optim={"steps": 30}, run={"eval_every": 30}), out)
+    run = load_run(run_dir, "window")
+    found = rt.register_head(out / checkpoint.CKPT, run, split="train")
+    assert found["targets"] > 0 and 0 <= found["accuracy"] <= 1 and 0 < found["majority_accuracy"] <= 1
+    assert found["majority_class"] in run.vocab and 0 <= found["occupancy_accuracy"] <= 1
+    # the same heads under another class order score the same once mapped by name
+    state = checkpoint.read(out / checkpoint.CKPT)
+    model = state["model"]
+    n_classes, d_model = len(state["register_vocab"]), model["reg_head.weight"].shape[1]
+    order = list(range(n_classes))[::-1]
+    weight = model["reg_head.weight"].view(run.slots, n_classes, d_model)
+    model["reg_head.weight"] = weight[:, order].reshape(-1, d_model)
+    model["reg_head.bias"] = model["reg_head.bias"].view(run.slots, n_classes)[:, order].reshape(-1)
+    state["register_vocab"] = [state["register_vocab"][n] for n in order]
+    checkpoint.save(tmp_path / "reordered.pt", state)
+    assert rt.register_head(tmp_path / "reordered.pt", run, split="train") == found
+
+
+def test_a_finished_run_is_taken_only_with_the_same_settings(rt, tmp_path):
+    from pipeline.core.config_loader import to_dict
+
+    args = rt.parse_args(["--run", str(rt.ROOT / "runs/default"), "--work", str(tmp_path)])
+    config = rt.config_for(rt.Step("control", "pc_readouts", 0, None), args)
+    saved = to_dict(config)
+    saved["data"]["labels"] = "runs/default"  # as control.sh wrote it, from the project root
+    del saved["data"]["annotate"]  # a run older than the field: its default
+    assert rt.config_changes(saved, config) == []
+    saved["loss"]["aux_weight"] = 0.2
+    assert rt.config_changes(saved, config) == ["loss.aux_weight: 0.2 -> 0.0"]
+    other = rt.config_for(rt.Step("control", "pc_annotate", 0, None), args)
+    assert "data.annotate: None -> 1.0" in rt.config_changes(saved, other)
