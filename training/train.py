@@ -85,7 +85,8 @@ def resolve(config: TrainConfig, prepared: Prepared) -> TrainConfig:
 
 
 def check_same_config(saved: dict[str, Any], config: TrainConfig, out: Path) -> None:
-    old, new = flatten(saved), flatten(to_dict(config))
+    # a setting the saved run does not name did not exist yet: it trained as that setting's default does
+    old, new = flatten(to_dict(TrainConfig())) | flatten(saved), flatten(to_dict(config))
     changed = [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(old.keys() | new.keys())
                if old.get(k) != new.get(k)]
     if changed:

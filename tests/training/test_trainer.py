@@ -94,6 +94,19 @@ def test_refuses_to_overwrite_and_to_resume_with_other_settings(tmp_path):
         train(tiny_config(data=SYNTH, optim={"steps": 4}), out, resume=True)
 
 
+def test_resume_takes_a_setting_the_saved_run_predates_as_its_default(tmp_path):
+    out = tmp_path / "out"
+    config = tiny_config(data=SYNTH, optim={"steps": 2})
+    train(config, out)
+    saved = torch.load(out / "ckpt.pt", weights_only=True)
+    for name in ("annotate", "readout_seed"):  # as a checkpoint written before these settings existed
+        del saved["config"]["data"][name]
+    torch.save(saved, out / "ckpt.pt")
+    train(tiny_config(data=SYNTH, optim={"steps": 2}), out, resume=True)  # their defaults: accepted
+    with pytest.raises(UserError, match="data.readout_seed: 0 -> 3"):
+        train(tiny_config(data={**SYNTH, "readout_seed": 3}, optim={"steps": 2}), out, resume=True)
+
+
 ARGS = ["--model.n_layer=1", "--model.n_head=2", "--model.d_model=16", "--data.n_train=32", "--data.n_test=8",
         "--run.progress=false", "--run.precision=fp32", "--optim.batch_size=8"]
 
