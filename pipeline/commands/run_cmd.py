@@ -20,7 +20,7 @@ HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates"
 
 def _headline(name: str, entry: dict[str, Any]) -> str:
     summary = entry.get("summary", {})
-    if name == "probe":  # one accuracy per probe file; a set built from the run says its size
+    if name == "probe":  # per probe file: accuracy and binding figures; a set built from the run says its size
         return ", ".join(_probe_headline(file, r) for file, r in summary.items())
     key = HEADLINES.get(name)
     value = summary.get(key)
@@ -31,7 +31,14 @@ def _headline(name: str, entry: dict[str, Any]) -> str:
 
 def _probe_headline(name: str, result: dict[str, Any]) -> str:
     size = f"{name} ({result['n']:,} items, {result['pairs']:,} pairs)" if result.get("built") else name
-    return f"{size} not scored (too few pairs)" if "skipped" in result else f"{size} acc = {result['accuracy']:.3f}"
+    if "skipped" in result:
+        return f"{size} not scored (too few pairs)"
+    found = f"{size} acc = {result['accuracy']:.3f}"
+    if "swap_accuracy" in result:  # the binding figures: the swap test against its random level, the margin
+        found += f", swap {result['swap_accuracy']:.3f} (random {result['swap_random']:.2f})"
+    if "margin" in result:
+        found += f", margin {result['margin']:+.4f} [{result['margin_ci_low']:+.4f}, {result['margin_ci_high']:+.4f}]"
+    return found
 
 
 @app.command(context_settings=OVERRIDES)

@@ -239,3 +239,15 @@ def test_a_second_run_on_the_same_folder_is_refused_until_the_first_dies(tmp_pat
         holder.wait()
     report = run_pipeline(run_dir, config_for(tiny_corpus), until="ingest")  # the kernel dropped the lock
     assert report["stages"]["ingest"]["status"] == "ran"
+
+
+def test_the_probe_headline_gives_the_binding_figures_beside_accuracy():
+    from pipeline.commands.run_cmd import _probe_headline
+
+    scored = {"accuracy": 0.527, "swap_accuracy": 0.012, "swap_random": 0.25, "margin": 0.0105,
+              "margin_ci_low": 0.0021, "margin_ci_high": 0.0194}
+    assert _probe_headline("generated_test", scored) == (
+        "generated_test acc = 0.527, swap 0.012 (random 0.25), margin +0.0105 [+0.0021, +0.0194]")
+    assert _probe_headline("old", {"accuracy": 0.5}) == "old acc = 0.500"  # a file without twins or pairs
+    built = {"built": True, "n": 40, "pairs": 20, "skipped": "under 50 pairs"}
+    assert _probe_headline("probes_test", built) == "probes_test (40 items, 20 pairs) not scored (too few pairs)"
