@@ -147,21 +147,25 @@ class GPT(nn.Module):
         if isinstance(module, nn.Linear) and module.bias is not None:
             nn.init.zeros_(module.bias)
 
-    def forward(self, idx: torch.Tensor, targets: torch.Tensor | None = None,
-                registers: RegisterTargets | None = None) -> ModelOutput:
-        """idx (B, T) token ids; targets (B, T) next-token ids with IGNORE at padding."""
-        B, T = idx.size()
-        if T > self.config.block_size:
-            raise ValueError(f"sequence of {T} tokens exceeds block_size {self.config.block_size}")
+    def hidden(self, idx: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(final hidden states after ln_f, the register heads' input), each (B, T, d), of idx (B, T)."""
+        if idx.size(1) > self.config.block_size:
+            raise ValueError(f"sequence of {idx.size(1)} tokens exceeds block_size {self.config.block_size}")
         x = self.wte(idx)  # (B, T, d)
         reg_in = None
         for i, block in enumerate(self.blocks):
             x = block(x)
             if i == self.config.reg_layer:
                 reg_in = x
-        x = self.ln_f(x)  # (B, T, d)
+        x = self.ln_f(x)
+        return x, x if reg_in is None else reg_in
+
+    def forward(self, idx: torch.Tensor, targets: torch.Tensor | None = None,
+                registers: RegisterTargets | None = None) -> ModelOutput:
+        """idx (B, T) token ids; targets (B, T) next-token ids with IGNORE at padding."""
+        B, T = idx.size()
+        x, reg_in = self.hidden(idx)
         logits = self.lm_head(x)  # (B, T, vocab)
-        reg_in = x if reg_in is None else reg_in
         reg_logits = self.reg_head(reg_in).view(B, T, self.config.n_slots, self.config.n_classes)
         ce_loss = reg_loss_value = None
         if targets is not None:

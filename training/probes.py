@@ -227,21 +227,35 @@ def model_logprob(model: GPT, tokenizer: Tokenizer, batch_size: int = 64) -> Log
 
     @torch.no_grad()
     def score(pairs: Sequence[tuple[str, str]]) -> list[float]:
+        # one forward pass per distinct input: every one-token candidate after the same prefix is read off
+        # that prefix's last position, and only the scored positions go through the output layer
         encoded = [encode(p, c) for p, c in pairs]
-        out: list[float] = []
-        for lo in range(0, len(encoded), batch_size):
-            chunk = encoded[lo:lo + batch_size]
-            width = max(len(ids) for ids, _ in chunk)
-            tokens = torch.full((len(chunk), width), PAD_ID, dtype=torch.long)
-            for row, (ids, _) in enumerate(chunk):
-                tokens[row, :len(ids)] = torch.tensor(ids)
+        rows: dict[tuple[int, ...], int] = {}
+        for ids, _ in encoded:
+            rows.setdefault(tuple(ids[:-1]), len(rows))
+        inputs = sorted(rows, key=len)  # batches of similar lengths pad little
+        place = {row: n for n, row in enumerate(inputs)}
+        asks = [(place[tuple(ids[:-1])], range(len(ids) - 1 - n_cont, len(ids) - 1), ids[-n_cont:])
+                for ids, n_cont in encoded]
+        scores = [0.0] * len(asks)
+        by_row: dict[int, list[int]] = {}
+        for k, (row, _, _) in enumerate(asks):
+            by_row.setdefault(row, []).append(k)
+        for lo in range(0, len(inputs), batch_size):
+            chunk = inputs[lo:lo + batch_size]
+            tokens = torch.full((len(chunk), max(len(r) for r in chunk)), PAD_ID, dtype=torch.long)
+            for n, row in enumerate(chunk):
+                tokens[n, :len(row)] = torch.tensor(row)
             # right padding: causal attention keeps it from touching the scored positions
-            logp = F.log_softmax(model(tokens[:, :-1]).logits.float(), dim=-1)
-            for row, (ids, n_cont) in enumerate(chunk):
-                targets = torch.tensor(ids[-n_cont:])
-                positions = torch.arange(len(ids) - 1 - n_cont, len(ids) - 1)
-                out.append(float(logp[row, positions, targets].sum()))
-        return out
+            hidden = model.hidden(tokens)[0]
+            wanted = [(k, n, t, target) for n in range(len(chunk)) for k in by_row[lo + n]
+                      for t, target in zip(asks[k][1], asks[k][2])]
+            at = torch.tensor([[n, t] for _, n, t, _ in wanted])
+            logp = F.log_softmax(model.lm_head(hidden[at[:, 0], at[:, 1]]).float(), dim=-1)
+            picked = logp[torch.arange(len(wanted)), torch.tensor([target for *_, target in wanted])]
+            for (k, *_), value in zip(wanted, picked.tolist()):
+                scores[k] += value
+        return scores
 
     return score
 

@@ -95,6 +95,18 @@ def test_model_logprob_matches_a_direct_computation_and_cuts_the_context_from_th
     assert both[1] == pytest.approx(score([("The", " young")])[0], abs=1e-5)
 
 
+def test_candidates_sharing_a_prefix_score_as_they_do_alone():
+    model, tokenizer = tiny_model()
+    prefix = CONTEXT + " The captain was"
+    conts = [" old", " young", " oldyoung"]  # the last is several tokens: it needs its own forward pass
+    assert len(tokenizer.encode(conts[-1]).ids) > 1
+    score = model_logprob(model, tokenizer, batch_size=2)
+    together = score([(prefix, c) for c in conts] + [("The", " old")])
+    alone = [score([(prefix, c)])[0] for c in conts] + score([("The", " old")])
+    assert together == pytest.approx(alone, abs=1e-5)
+    assert len(set(together)) == 4
+
+
 def test_read_probes_reports_every_problem(tmp_path):
     path = tmp_path / "p.jsonl"
     good = {"id": "a", "pair": "p", "context": "x", "query": " q", "candidates": ["u", "v"], "answer": "u"}
