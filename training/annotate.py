@@ -41,6 +41,7 @@ NO_MENTIONS = pd.DataFrame({c: pd.Series(dtype="int64") for c in MENTION_COLUMNS
 class Insert:
     after: int   # window-relative index of the token the annotation follows
     lemma: str   # the attribute written
+    ids: tuple[int, ...]  # its tokens: " (lemma)"
 
 
 def rementions(text: str, chars: tuple[int, int], events: pd.DataFrame,
@@ -72,7 +73,8 @@ def rementions(text: str, chars: tuple[int, int], events: pd.DataFrame,
 
 
 def inserts(text: str, offsets: Sequence[tuple[int, int]], n: int, events: pd.DataFrame, rate: float,
-            rng: np.random.Generator, mentions: pd.DataFrame = NO_MENTIONS) -> tuple[list[Insert], int]:
+            rng: np.random.Generator, tokenizer: Tokenizer,
+            mentions: pd.DataFrame = NO_MENTIONS) -> tuple[list[Insert], int]:
     """The annotations drawn for a window of ``n`` text tokens with character ``offsets``, and how many
     re-mentions were eligible. A re-mention whose end is no token boundary, or that ends the window (its
     annotation would have no text after it to be a target of), is not eligible."""
@@ -80,7 +82,8 @@ def inserts(text: str, offsets: Sequence[tuple[int, int]], n: int, events: pd.Da
     eligible = [(ends[end], lemma) for end, lemma in rementions(text, (offsets[0][0], offsets[n - 1][1]), events, mentions)
                 if end in ends]
     drawn = rng.random(len(eligible)) < rate
-    return [Insert(j, lemma) for (j, lemma), keep in zip(eligible, drawn) if keep], len(eligible)
+    return [Insert(j, lemma, tuple(insert_ids(lemma, tokenizer))) for (j, lemma), keep in zip(eligible, drawn)
+            if keep], len(eligible)
 
 
 def window_rng(seed: int, doc_id: str, lo: int) -> np.random.Generator:
@@ -92,32 +95,31 @@ def insert_ids(lemma: str, tokenizer: Tokenizer) -> list[int]:
     return tokenizer.encode(f" ({lemma})").ids
 
 
-def fit(found: Sequence[Insert], room: int, tokenizer: Tokenizer) -> list[Insert]:
+def fit(found: Sequence[Insert], room: int) -> list[Insert]:
     """The annotations that fit in ``room`` tokens, dropped from the last."""
     kept, used = [], 0
     for insert in found:
-        size = len(insert_ids(insert.lemma, tokenizer))
-        if used + size > room:
+        if used + len(insert.ids) > room:
             break
         kept.append(insert)
-        used += size
+        used += len(insert.ids)
     return kept
 
 
-def apply(ids: Sequence[int], rows: np.ndarray, found: Sequence[Insert], tokenizer: Tokenizer,
+def apply(ids: Sequence[int], rows: np.ndarray, found: Sequence[Insert],
           position: Sequence[int] | None = None) -> tuple[list[int], np.ndarray, int]:
     """Token ids and their spaCy rows with the annotations inserted (each annotation token on the row of the
     mention it follows), and the number of annotation tokens. ``position`` maps an insert's window index to
     an index of ``ids`` (a twin's tokens differ from the window's at the exchanged adjectives); ``rows`` has
     one entry per input, so it may be one shorter than ``ids``."""
-    where = {(position[f.after] if position is not None else f.after): f.lemma for f in found}
+    where = {(position[f.after] if position is not None else f.after): f.ids for f in found}
     out_ids, out_rows, added = [], [], 0
     for j, token in enumerate(ids):
         out_ids.append(token)
         if j < len(rows):
             out_rows.append(rows[j])
         if j in where:
-            extra = insert_ids(where[j], tokenizer)
+            extra = where[j]
             out_ids += extra
             out_rows += [rows[j]] * len(extra)
             added += len(extra)

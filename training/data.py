@@ -313,7 +313,8 @@ def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
             piece = ids[lo:lo + step + 1]  # inputs are all but its last token
             inputs = slice(lo, lo + len(piece) - 1)
             drawn = ((annotate.inserts(text, encoding.offsets[lo:lo + len(piece)], len(piece), events,
-                                       settings.annotate, annotate.window_rng(settings.seed, doc_id, lo), mentions))
+                                       settings.annotate, annotate.window_rng(settings.seed, doc_id, lo), tokenizer,
+                                       mentions))
                      if settings and settings.annotate and ask else ([], 0))
             if settings and ask and run.assertions and doc_id in run.assertions:
                 asked = asked_pieces(text, encoding.offsets, ids, rows, lo, len(piece), doc_id, events,
@@ -325,8 +326,8 @@ def pieces(run: LabeledRun, tokenizer: Tokenizer, split: str, block_size: int,
             if run.events is None:
                 out.append(Piece(doc_id, piece, rows[inputs], labels[inputs], conf[inputs]))
                 continue
-            found = annotate.fit(drawn[0], block_size + 1 - len(piece), tokenizer)
-            unit, unit_rows, added = annotate.apply(piece.tolist(), rows[inputs], found, tokenizer)
+            found = annotate.fit(drawn[0], block_size + 1 - len(piece))
+            unit, unit_rows, added = annotate.apply(piece.tolist(), rows[inputs], found)
             out.append(Piece(doc_id, np.array(unit, dtype=np.int64), unit_rows,
                              *visible.window_targets(unit_rows, events, index, slots), annotated=added,
                              annotations=len(found), rementions=drawn[1]))
@@ -356,14 +357,14 @@ def asked_pieces(text: str, offsets: list[tuple[int, int]], ids: np.ndarray, row
     twin_events = readouts.exchanged_events(events, pairs)
     # the twin's annotations: the same draws (same positions), its exchanged attributes
     twin_drawn = annotate.inserts(text, offsets[window], n, twin_events, settings.annotate,
-                                  annotate.window_rng(settings.seed, doc_id, lo), mentions)[0] if drawn[0] else []
-    kept = min(len(annotate.fit(drawn[0], block_size + 1 - n - len(asked_ids), tokenizer)),
-               len(annotate.fit(twin_drawn, block_size + 1 - len(twin_ids) - len(swapped_ids), tokenizer)))
+                                  annotate.window_rng(settings.seed, doc_id, lo), tokenizer, mentions)[0] if drawn[0] else []
+    kept = min(len(annotate.fit(drawn[0], block_size + 1 - n - len(asked_ids))),
+               len(annotate.fit(twin_drawn, block_size + 1 - len(twin_ids) - len(swapped_ids))))
 
     def piece(text_ids: list[int], text_rows: np.ndarray, line_ids: list[int], found_lines: list[readouts.Line],
               bindings: pd.DataFrame, twin: bool, notes: list[annotate.Insert],
               position: list[int] | None = None) -> Piece:
-        text_ids, text_rows, added = annotate.apply(text_ids, text_rows, notes[:kept], tokenizer, position)
+        text_ids, text_rows, added = annotate.apply(text_ids, text_rows, notes[:kept], position)
         unit = np.array(text_ids + line_ids, dtype=np.int64)
         # inputs: the text, then all readout tokens but the last, at the state after the text
         unit_rows = np.concatenate([text_rows, np.full(len(line_ids) - 1, text_rows[-1])])

@@ -230,10 +230,8 @@ def model_logprob(model: GPT, tokenizer: Tokenizer, batch_size: int = 64) -> Log
         # one forward pass per distinct input: every one-token candidate after the same prefix is read off
         # that prefix's last position, and only the scored positions go through the output layer
         encoded = [encode(p, c) for p, c in pairs]
-        rows: dict[tuple[int, ...], int] = {}
-        for ids, _ in encoded:
-            rows.setdefault(tuple(ids[:-1]), len(rows))
-        inputs = sorted(rows, key=len)  # batches of similar lengths pad little
+        # distinct inputs in first-seen order, then by length: batches of similar lengths pad little
+        inputs = sorted(dict.fromkeys(tuple(ids[:-1]) for ids, _ in encoded), key=len)
         place = {row: n for n, row in enumerate(inputs)}
         asks = [(place[tuple(ids[:-1])], range(len(ids) - 1 - n_cont, len(ids) - 1), ids[-n_cont:])
                 for ids, n_cont in encoded]

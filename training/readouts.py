@@ -160,13 +160,13 @@ def share(pieces: Sequence) -> dict[str, float]:
     readout = sum(p.readout for p in pieces)
     annotated = sum(p.annotated for p in pieces)
     windows = [p for p in pieces if not p.twin]
+    annotations, rementions = sum(p.annotations for p in windows), sum(p.rementions for p in windows)
     return {"rows": len(pieces), "rows_with_readouts": sum(1 for p in windows if p.lines),
             "twins": sum(1 for p in pieces if p.twin), "lines": sum(len(p.lines) for p in pieces),
             "targets": targets, "readout_tokens": readout, "readout_share": readout / max(targets, 1),
             "twin_share": sum(len(p.ids) - 1 for p in pieces if p.twin) / max(targets, 1),
-            "rementions": sum(p.rementions for p in windows),
-            "annotations": sum(p.annotations for p in windows),
-            "annotated_share_of_rementions": sum(p.annotations for p in windows) / max(sum(p.rementions for p in windows), 1),
+            "rementions": rementions, "annotations": annotations,
+            "annotated_share_of_rementions": annotations / max(rementions, 1),
             "annotation_tokens": annotated, "annotation_share": annotated / max(targets, 1)}
 
 

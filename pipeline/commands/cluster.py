@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pipeline.commands.lock import json_sha256
-from pipeline.core.io import assemble_parts, read_metadata, row_groups
+from pipeline.core.io import assemble_parts, read_metadata, row_group_sizes
 from pipeline.core.progress import Advance, progress_bar
 
 if TYPE_CHECKING:
@@ -120,7 +120,7 @@ def row_group_shards(run_dir: Path, stage: str, key: str, sharded_input: Path) -
     """One shard per row group of ``sharded_input`` (an earlier stage's assembled output)."""
     folder = parts_dir(run_dir, stage)
     return [Shard(k, -1, -1, str(folder / f"{json_sha256([key, k])[:24]}.parquet"))
-            for k in range(row_groups(sharded_input))]
+            for k in range(len(row_group_sizes(sharded_input)))]
 
 
 def run_shards(tasks: Tasks, description: str, total: int | None, task: Task,

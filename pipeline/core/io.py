@@ -199,28 +199,22 @@ def assemble_parts(parts: list[Path], path: Path, metadata: dict[str, Any]) -> N
                                    row_group_size=max(table.num_rows, 1))
 
 
-def row_groups(path: Path) -> int:
-    """How many row groups (shards, for a file assembled from parts) ``path`` has."""
+def _footer(path: Path) -> pq.FileMetaData:
     try:
-        return pq.ParquetFile(path).num_row_groups
+        return pq.read_metadata(path)
     except (pa.ArrowException, OSError) as exc:
         raise damaged(path, exc) from None
 
 
 def row_group_sizes(path: Path) -> list[int]:
-    """The row count of each row group of ``path`` (from the footer: no data is read)."""
-    try:
-        meta = pq.ParquetFile(path).metadata
-        return [meta.row_group(k).num_rows for k in range(meta.num_row_groups)]
-    except (pa.ArrowException, OSError) as exc:
-        raise damaged(path, exc) from None
+    """The row count of each row group (shard, for a file assembled from parts) of ``path`` (from the
+    footer: no data is read)."""
+    meta = _footer(path)
+    return [meta.row_group(k).num_rows for k in range(meta.num_row_groups)]
 
 
 def num_rows(path: Path) -> int:
-    try:
-        return pq.ParquetFile(path).metadata.num_rows
-    except (pa.ArrowException, OSError) as exc:
-        raise damaged(path, exc) from None
+    return _footer(path).num_rows
 
 
 def read_row_group(path: Path, index: int, columns: list[str] | None = None) -> pd.DataFrame:

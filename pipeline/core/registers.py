@@ -42,8 +42,7 @@ def passage_registers(n_tokens: int, accepted: pd.DataFrame, index: dict[str, in
     for k, ent_id in enumerate(slot_entities(accepted, slots)):
         rows = np.flatnonzero(ent_ids == ent_id)
         effect = np.maximum(ent_i[rows], attr_i[rows])
-        for row in rows[np.lexsort((attr_i[rows], effect))]:
-            start = max(ent_i[row], attr_i[row])
-            labels[start:, k] = index.get(lemmas[row].lower(), OTHER_ID)
-            conf[start:, k] = p[row]
+        for j in np.lexsort((attr_i[rows], effect)):
+            labels[effect[j]:, k] = index.get(lemmas[rows[j]].lower(), OTHER_ID)
+            conf[effect[j]:, k] = p[rows[j]]
     return labels, conf
