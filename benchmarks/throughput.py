@@ -167,7 +167,7 @@ def words_of(run: Path) -> int:
 def stage_seconds(run: Path) -> dict[str, float]:
     stages = json.loads((run / "run.json").read_text())["stages"]
     return {name: stages[name]["seconds"] for name in ("ingest", "parse", "candidates", "label", "aggregate",
-                                                       "registers") if name in stages}
+                                                       "endmodel", "registers") if name in stages}
 
 
 def best(runs: list[dict]) -> dict:

@@ -215,22 +215,40 @@ def _describe(fitted: Fitted, L_train: np.ndarray) -> dict[str, Any]:
     return info
 
 
+def fit_timed(method: str, L_train: np.ndarray, lf_names: list[str], s: Settings) -> tuple[Fitted, float]:
+    """One option fitted on the train rows, and its seconds (a top-level function: a Dask worker imports it)."""
+    started = time.perf_counter()
+    fitted = fit(method, L_train, np.ones(len(L_train), dtype=bool), lf_names, s)
+    return fitted, time.perf_counter() - started
+
+
+FitMany = Callable[[list[str], np.ndarray, list[str], Settings], list[tuple[Fitted, float]]]
+"""``fit_many(methods, L_train, lf_names, settings)``: ``fit_timed`` of each method, wherever it runs."""
+
+
+def fit_in_turn(methods: list[str], L_train: np.ndarray, lf_names: list[str], s: Settings) -> list[tuple[Fitted, float]]:
+    return [fit_timed(method, L_train, lf_names, s) for method in methods]
+
+
 def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], method: str, s: Settings,
-              clock: Callable[[], float] = time.perf_counter) -> Aggregate:
-    """Fit every option on the train rows of L; ``method`` is the one whose P(BOUND) the run uses. When the
+              fit_many: FitMany = fit_in_turn) -> Aggregate:
+    """Fit every option on the train rows of L (``fit_many`` decides where: each option's fit is independent
+    of the others) and apply it to every row; ``method`` is the one whose P(BOUND) the run uses. When the
     train split cannot carry a label model (fallback_reason), every option is majority vote, warned."""
     L = np.asarray(L, np.int64)
-    reason = fallback_reason(L[train_mask], s.min_train_rows)
+    L_train = L[train_mask]
+    reason = fallback_reason(L_train, s.min_train_rows)
+    names = list(AGGREGATORS) if reason is None else ["majority"]
     options, info, seconds, chosen = {}, {}, {}, None
+    for fitted, fit_seconds in fit_many(names, L_train, list(lf_names), s):
+        started = time.perf_counter()
+        options[fitted.method], info[fitted.method] = fitted.predict_proba(L), _describe(fitted, L_train)
+        seconds[fitted.method] = fit_seconds + time.perf_counter() - started
+        chosen = fitted if fitted.method == method else chosen
     for name in AGGREGATORS:
-        started = clock()
-        if reason is not None and name != "majority":
-            options[name], info[name] = majority_proba(L), {"fitted": False, "reason": reason}
-        else:
-            fitted = fit(name, L, train_mask, lf_names, s)
-            options[name], info[name] = fitted.predict_proba(L), _describe(fitted, L[train_mask])
-            chosen = fitted if name == method else chosen
-        seconds[name] = clock() - started
+        if name not in options:
+            options[name], info[name], seconds[name] = options["majority"], {"fitted": False, "reason": reason}, 0.0
+    options = {name: options[name] for name in AGGREGATORS}
     warnings = []
     if chosen is None:  # a fallback (majority vote itself is never one)
         chosen = Fitted("majority", list(lf_names), _identity(L.shape[1]), None)

@@ -14,12 +14,13 @@ with at least one vote (an all-abstain row only echoes the prior).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 from scipy import sparse
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
@@ -54,10 +55,16 @@ class EndModelConfig:
     min_train_rows: int = 200
     """Fewer train-split candidates with a vote than this: no end model, the aggregate's labels are used
     (warned)."""
+    max_fit_rows: int = 200_000
+    """Fitted on at most about this many train rows: above it, on a seeded sample of each shard (the same
+    sample whatever the cluster), so that the one step that is not per shard stays bounded."""
+    seed: int = 0
+    """Seed of that sample."""
 
     def problems(self) -> list[str]:
         found = [f"{name} must be >= {low}, got {getattr(self, name)!r}"
-                 for name, low in (("max_iter", 1), ("window", 0), ("min_train_rows", 1)) if getattr(self, name) < low]
+                 for name, low in (("max_iter", 1), ("window", 0), ("min_train_rows", 1), ("max_fit_rows", 1))
+                 if getattr(self, name) < low]
         return found + ([] if self.C > 0 else [f"C must be > 0, got {self.C!r}"])
 
 
@@ -89,8 +96,28 @@ def featurize(cands: pd.DataFrame, tokens: pd.DataFrame, window: int = 2) -> spa
     rows = [pair_features(cand, *columns[cand["doc_id"]], window) for cand in cands.to_dict("records")]
     hasher = FeatureHasher(n_features=N_FEATURES, input_type="string", alternate_sign=False)
     X = hasher.transform(rows).tocsr()
+    X.sum_duplicates()
     X.data[:] = 1.0
     return X
+
+
+def feature_column(X: sparse.csr_matrix) -> pa.Array:
+    """A binary feature matrix as a Parquet-ready list column: each row's feature indices."""
+    return pa.ListArray.from_arrays(pa.array(X.indptr, pa.int32()), pa.array(X.indices, pa.int32()))
+
+
+def from_feature_column(column: pa.ChunkedArray | pa.Array) -> sparse.csr_matrix:
+    """``feature_column``'s inverse.
+
+    >>> X = sparse.csr_matrix(np.array([[0, 1, 1], [0, 0, 0], [1, 0, 0]]))
+    >>> back = from_feature_column(feature_column(X))
+    >>> back.shape == (3, N_FEATURES), bool((back[:, :3].toarray() == X.toarray()).all())
+    (True, True)
+    """
+    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    offsets = column.offsets.to_numpy().astype(np.int64) - column.offsets[0].as_py()
+    indices = column.values.to_numpy()[column.offsets[0].as_py():column.offsets[-1].as_py()].astype(np.int32)
+    return sparse.csr_matrix((np.ones(len(indices)), indices, offsets), shape=(len(column), N_FEATURES))
 
 
 @dataclass
@@ -119,37 +146,13 @@ def predict(model: EndModel, X: sparse.csr_matrix) -> np.ndarray:
     return model.predict(X)
 
 
-@dataclass
-class Trained:
-    p_bound: np.ndarray
-    """The end model's P(BOUND) per candidate, or the aggregate's after a fallback."""
-    model: EndModel | None
-    """None after a fallback."""
-    train_rows: int
-    """Train-split candidates with a vote (the rows it was, or would have been, trained on)."""
-    warnings: list[str] = field(default_factory=list)
-
-
 def fallback_reason(train_rows: int, p_train: np.ndarray, min_train_rows: int) -> str | None:
+    """Why no end model can be trained on these rows (None: it can); the aggregate's labels are used then."""
     if train_rows < min_train_rows:
         return f"only {train_rows} train-split candidate(s) have a vote (endmodel.min_train_rows = {min_train_rows})"
     if not ((p_train > 0.5).any() and (p_train < 0.5).any()):
         return "the aggregated train-split labels lean to one class only"
     return None
-
-
-def train(cands: pd.DataFrame, tokens: pd.DataFrame, p_aggregate: np.ndarray, train_rows: np.ndarray,
-          config: EndModelConfig) -> Trained:
-    """Fit on ``train_rows`` (train split, at least one vote) with the aggregate's P(BOUND) as soft labels,
-    and predict every candidate; too few rows: the aggregate's P(BOUND), with a warning."""
-    n = int(train_rows.sum())
-    reason = fallback_reason(n, p_aggregate[train_rows], config.min_train_rows)
-    if reason is not None:
-        return Trained(np.asarray(p_aggregate, np.float64), None, n,
-                       [f"end model not trained, the aggregate's labels are used: {reason}"])
-    X = featurize(cands, tokens, config.window)
-    model = fit(X[train_rows], np.asarray(p_aggregate, np.float64)[train_rows], config)
-    return Trained(model.predict(X), model, n)
 
 
 def save_end_model(path: Path, model: EndModel | None) -> None:

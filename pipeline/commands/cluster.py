@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+import numpy as np
+
 from pipeline.commands.lock import json_sha256
 from pipeline.core.io import assemble_parts, read_metadata, row_group_sizes
 from pipeline.core.progress import Advance, progress_bar
@@ -71,18 +73,25 @@ class Tasks:
     def map(self, task: Task, shards: Sequence[Shard], advance: Advance | None = None,
             **common: Any) -> list[dict[str, Any]]:
         """``task(shard, **common)`` for every shard; the summaries in shard order."""
+        return self.call(task, shards, [Path(s.part).stem for s in shards], advance, **common)
+
+    def call(self, task: Callable[..., Any], items: Sequence[Any], names: Sequence[str],
+             advance: Advance | None = None, **common: Any) -> list[Any]:
+        """``task(item, **common)`` for every item (``names``: unique task names), the results in item order;
+        ``advance`` gets each result's ``rows`` as it finishes."""
         if self.local():
             found = []
-            for shard in shards:
-                found.append(task(shard, **common))
+            for item in items:
+                found.append(task(item, **common))
                 if advance is not None:
                     advance(found[-1]["rows"])
             return found
         from distributed import as_completed
 
         client = self.client()
-        futures = client.map(task, shards, key=[f"{task.__name__}-{Path(s.part).stem}" for s in shards],
-                             pure=False, **common)
+        # an array shared by every task goes to each worker once, not once per task
+        common = {k: client.scatter(v, broadcast=True) if isinstance(v, np.ndarray) else v for k, v in common.items()}
+        futures = client.map(task, items, key=[f"{task.__name__}-{name}" for name in names], pure=False, **common)
         for future in as_completed(futures):
             if advance is not None:
                 advance(future.result()["rows"])

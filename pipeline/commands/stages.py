@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipeline.commands.cluster import Shard, Tasks, doc_shards, finish_parts, row_group_shards, run_shards
 from pipeline.core import schemas as S
@@ -226,21 +227,31 @@ def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
     return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
 
 
-def fit_mask(votes: Path, split: np.ndarray, max_rows: int, seed: int) -> np.ndarray:
-    """The rows the label models are fitted on: the train split's, or about ``max_rows`` of them drawn shard by
-    shard (labelers.aggregation.fit_sample: row group k of votes.parquet is shard k) when there are more."""
+def fit_mask(sharded: Path, eligible: np.ndarray, max_rows: int, seed: int) -> np.ndarray:
+    """The rows a model is fitted on: the ``eligible`` ones (train split), or about ``max_rows`` of them drawn
+    shard by shard (labelers.aggregation.fit_sample: row group k of ``sharded`` is shard k) when there are
+    more."""
     from labelers.aggregation import fit_sample
 
-    train = split == "train"
-    n_train = int(train.sum())
-    if n_train <= max_rows:
-        return train
-    mask, begin = np.zeros(len(split), dtype=bool), 0
-    for k, size in enumerate(row_group_sizes(votes)):
-        rows = np.flatnonzero(train[begin:begin + size]) + begin
-        mask[rows[fit_sample(len(rows), max_rows / n_train, seed, k)]] = True
+    n_eligible = int(eligible.sum())
+    if n_eligible <= max_rows:
+        return eligible
+    mask, begin = np.zeros(len(eligible), dtype=bool), 0
+    for k, size in enumerate(row_group_sizes(sharded)):
+        rows = np.flatnonzero(eligible[begin:begin + size]) + begin
+        mask[rows[fit_sample(len(rows), max_rows / n_eligible, seed, k)]] = True
         begin += size
     return mask
+
+
+def options_on(tasks: Tasks, key: str) -> Callable[..., list]:
+    """labelers.aggregation's ``fit_many`` on the run's tasks: the options are fitted side by side on a cluster."""
+    from labelers.aggregation import fit_timed
+
+    def fit_many(methods: list[str], L_train: np.ndarray, lf_names: list[str], settings: Any) -> list:
+        return tasks.call(fit_timed, methods, [f"{key[:16]}-{m}" for m in methods], L_train=L_train,
+                          lf_names=lf_names, s=settings)
+    return fit_many
 
 
 def aggregate_stage(ctx: Context) -> dict[str, Any]:
@@ -250,8 +261,8 @@ def aggregate_stage(ctx: Context) -> dict[str, Any]:
     votes, lf_names = read_votes(ctx)
     cfg = ctx.config.aggregate
     L = votes[lf_names].to_numpy(dtype=np.int64)
-    fit_rows = fit_mask(ctx.path(S.VOTES), votes["split"].to_numpy(), cfg.max_fit_rows, cfg.seed)
-    result = aggregate(L, fit_rows, lf_names, cfg.model, cfg.settings())
+    fit_rows = fit_mask(ctx.path(S.VOTES), votes["split"].to_numpy() == "train", cfg.max_fit_rows, cfg.seed)
+    result = aggregate(L, fit_rows, lf_names, cfg.model, cfg.settings(), options_on(ctx.tasks, ctx.key))
     ctx.warnings.extend(result.warnings)
     bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
                              "p_mv": result.p_mv.astype(np.float32)})
@@ -273,12 +284,46 @@ END_MODEL = "endmodel.pt"
 """The end model's weights (labelers.endmodel.load_end_model reads them)."""
 
 
+def endmodel_features_part(shard: Shard, run_dir: str, window: int) -> dict[str, Any]:
+    """End model task: the hashed pair features (labelers.endmodel.featurize) of the candidates in row group
+    shard.index of candidates.parquet, as a list column."""
+    from labelers.endmodel import feature_column, featurize
+
+    cands = read_row_group(Path(run_dir) / S.CANDIDATES, shard.index)
+    tokens = read_row_group(Path(run_dir) / S.TOKENS, shard.index, ["doc_id", "i", "pos", "dep", "lemma"])
+    summary = {"rows": len(cands)}
+    write_part(pa.table({"features": feature_column(featurize(cands, tokens, window))}), Path(shard.part), summary)
+    return summary
+
+
+def shard_features(shard: Shard) -> Any:
+    from labelers.endmodel import from_feature_column
+
+    return from_feature_column(read_table(Path(shard.part), ["features"]).column("features"))
+
+
+def fit_end_model(ctx: Context, p_aggregate: np.ndarray, train_rows: np.ndarray) -> tuple[Any, list[Shard], int]:
+    """Featurize every shard (tasks), then fit on the train rows (a sample above endmodel.max_fit_rows)."""
+    from scipy import sparse
+
+    from labelers.endmodel import fit
+
+    cfg = ctx.config.endmodel
+    shards = with_candidate_rows(row_group_shards(ctx.run_dir, "endmodel-features", ctx.key, ctx.path(S.TOKENS)),
+                                 ctx.path(S.CANDIDATES))
+    run_shards(ctx.tasks, "end model features", len(train_rows), endmodel_features_part, shards,
+               run_dir=str(Path(ctx.run_dir).resolve()), window=cfg.window)
+    rows = fit_mask(ctx.path(S.CANDIDATES), train_rows, cfg.max_fit_rows, cfg.seed)
+    X = sparse.vstack([shard_features(s)[rows[s.begin:s.end]] for s in shards]).tocsr()
+    return fit(X, p_aggregate[rows], cfg), shards, int(rows.sum())
+
+
 def endmodel_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.endmodel import save_end_model, train
+    from labelers.endmodel import fallback_reason, save_end_model
     from labelers.labels import ABSTAIN
     from pipeline.core.registers import is_binding
 
-    cands = read_parquet(ctx.path(S.CANDIDATES), None, "candidates", S.SCHEMA_VERSION)
+    cands = read_parquet(ctx.path(S.CANDIDATES), ["cand_id", "split"], "candidates", S.SCHEMA_VERSION)
     bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
     votes, lf_names = read_votes(ctx)
     check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
@@ -286,20 +331,31 @@ def endmodel_stage(ctx: Context) -> dict[str, Any]:
     cfg, threshold = ctx.config.endmodel, ctx.config.aggregate.threshold
     p_aggregate = bindings["p_lm"].to_numpy(np.float64)
     train_rows = (cands["split"] == "train").to_numpy() & (votes[lf_names].to_numpy() != ABSTAIN).any(axis=1)
-    if cfg.enabled:
-        tokens = read_parquet(ctx.path(S.TOKENS), ["doc_id", "i", "pos", "dep", "lemma"], "tokens", S.SCHEMA_VERSION)
-        trained = train(cands, tokens, p_aggregate, train_rows, cfg)
-        ctx.warnings.extend(trained.warnings)
-        p, model = trained.p_bound, trained.model
-    else:
-        p, model = p_aggregate, None
-    source = "endmodel" if model is not None else "aggregate"
-    table = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": p.astype(np.float32)})
-    table["accepted"] = is_binding(table["p_bound"], threshold)
-    write_parquet(table, ctx.path(S.ENDMODEL), ctx.meta("endmodel", source=source, threshold=threshold))
+    reason = fallback_reason(int(train_rows.sum()), p_aggregate[train_rows], cfg.min_train_rows)
+    model, fit_rows, meta = None, 0, ctx.meta("endmodel", source="aggregate", threshold=threshold)
+    if cfg.enabled and reason is not None:
+        ctx.warnings.append(f"end model not trained, the aggregate's labels are used: {reason}")
+    if not cfg.enabled or reason is not None:
+        table = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": p_aggregate.astype(np.float32)})
+        table["accepted"] = is_binding(table["p_bound"], threshold)
+        write_parquet(table, ctx.path(S.ENDMODEL), meta)
+        accepted = table["accepted"].to_numpy()
+    else:  # applied shard by shard: the driver holds one shard's features at a time
+        model, shards, fit_rows = fit_end_model(ctx, p_aggregate, train_rows)
+        meta["source"], parts, accepted = "endmodel", [], []
+        for s in shards:
+            part = Path(s.part).with_suffix(".labels.parquet")
+            table = pd.DataFrame({"cand_id": cands["cand_id"].iloc[s.begin:s.end].to_numpy(),
+                                  "p_bound": model.predict(shard_features(s)).astype(np.float32)})
+            table["accepted"] = is_binding(table["p_bound"], threshold)
+            write_part(table, part, {"rows": len(table)})
+            parts.append(dataclasses.replace(s, part=str(part)))
+            accepted.append(table["accepted"].to_numpy())
+        finish_parts(parts, ctx.path(S.ENDMODEL), meta, ctx.run_dir, "endmodel-features")
+        accepted = np.concatenate(accepted)
     save_end_model(ctx.path(END_MODEL), model)
-    return {"source": source, "train_rows": int(train_rows.sum()), "accepted": int(table["accepted"].sum()),
-            "changed_vs_aggregate": int((table["accepted"] != bindings["accepted"]).sum())}
+    return {"source": meta["source"], "train_rows": int(train_rows.sum()), "fit_rows": fit_rows,
+            "accepted": int(accepted.sum()), "changed_vs_aggregate": int((accepted != bindings["accepted"]).sum())}
 
 
 def _register_inputs(run_dir: Path, shard: Shard, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -35,25 +35,19 @@ def soft_labelled(n: int = 50) -> tuple[pd.DataFrame, np.ndarray]:
     return pd.DataFrame([candidate(2, 1, "amod"), candidate(2, 4, "none")] * n), np.tile([0.9, 0.2], n)
 
 
-def test_train_predicts_every_candidate_from_the_train_rows_only():
-    cands, p = soft_labelled()
-    rows = np.arange(len(cands)) < 60
-    rows[1::2] = False  # 30 amod pairs and 2 unlinked ones are the train rows
-    rows[1] = rows[3] = True
-    trained = endmodel.train(cands, TOKENS, p, rows, endmodel.EndModelConfig(C=100.0, min_train_rows=10))
-    assert trained.model is not None and trained.train_rows == 32 and not trained.warnings
-    assert len(trained.p_bound) == len(cands) and abs(trained.p_bound[0] - 0.9) < 0.05
+def test_too_few_or_one_sided_train_rows_have_a_reason_to_fall_back():
+    p = np.tile([0.9, 0.2], 50)
+    assert endmodel.fallback_reason(100, p, 200) == \
+        "only 100 train-split candidate(s) have a vote (endmodel.min_train_rows = 200)"
+    assert "one class only" in endmodel.fallback_reason(100, np.full(100, 0.1), 10)
+    assert endmodel.fallback_reason(100, p, 10) is None
 
 
-def test_too_few_or_one_sided_train_rows_fall_back_to_the_aggregate_with_a_warning():
-    cands, p = soft_labelled()
-    config = endmodel.EndModelConfig(min_train_rows=200)
-    small = endmodel.train(cands, TOKENS, p, np.ones(len(cands), bool), config)
-    assert small.model is None and np.array_equal(small.p_bound, p)
-    assert "only 100 train-split candidate(s) have a vote (endmodel.min_train_rows = 200)" in small.warnings[0]
-    one_sided = endmodel.train(cands, TOKENS, np.full(len(cands), 0.1), np.ones(len(cands), bool),
-                               endmodel.EndModelConfig(min_train_rows=10))
-    assert one_sided.model is None and "one class only" in one_sided.warnings[0]
+def test_the_feature_column_round_trips_a_shard_of_features():
+    cands = pd.DataFrame([candidate(2, 1, "amod"), candidate(2, 4, "none")] * 5)
+    X = endmodel.featurize(cands, TOKENS)
+    back = endmodel.from_feature_column(endmodel.feature_column(X).slice(2))  # a slice keeps its offsets
+    assert (back != X[2:]).nnz == 0 and back.shape == (8, endmodel.N_FEATURES)
 
 
 def test_the_weights_round_trip_byte_identically_and_a_pickle_is_refused(tmp_path):

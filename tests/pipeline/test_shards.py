@@ -58,8 +58,8 @@ def test_the_label_model_sample_is_drawn_shard_by_shard_and_only_above_the_limit
     finish_parts(parts(tmp_path, frames), votes, {"kind": "votes"}, tmp_path, "x")
     split = pd.concat(frames, ignore_index=True)["split"].to_numpy()
     n_train = int((split == "train").sum())
-    assert np.array_equal(fit_mask(votes, split, n_train, seed=3), split == "train")
-    sample = fit_mask(votes, split, 10, seed=3)
+    assert np.array_equal(fit_mask(votes, split == "train", n_train, seed=3), split == "train")
+    sample = fit_mask(votes, split == "train", 10, seed=3)
     starts = np.cumsum([0, *(len(f) for f in frames)])
     expected = np.zeros(len(split), dtype=bool)
     for k, f in enumerate(frames):

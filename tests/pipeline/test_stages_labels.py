@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from labelers.aggregation import AGGREGATORS, load_aggregator
@@ -86,3 +87,20 @@ def test_an_unknown_aggregator_is_one_clear_error():
     with pytest.raises(UserError, match="aggregate.model must be one of majority, label_model, snorkel_defaults, "
                                         "dawid_skene, grouped_label_model, got 'snorkel'"):
         config("--aggregate.model=snorkel")
+
+
+def test_the_end_model_is_per_shard_and_its_fit_sample_is_bounded(labelled, tmp_path):
+    """Featurized and applied shard by shard (one row group per shard), the same labels as one shard while
+    every train row is used; above endmodel.max_fit_rows, about that many rows are fitted on."""
+    sharded = tmp_path / "sharded"
+    run_pipeline(sharded, config("--parse.shard_docs=3"), until="registers")
+    whole = pd.read_parquet(labelled / "endmodel.parquet")
+    assert pq.ParquetFile(sharded / "endmodel.parquet").num_row_groups > 1 == pq.ParquetFile(
+        labelled / "endmodel.parquet").num_row_groups
+    assert np.allclose(pd.read_parquet(sharded / "endmodel.parquet")["p_bound"], whole["p_bound"], atol=1e-6)
+    assert not (sharded / ".parts").exists()
+    train_rows = json.loads((sharded / "run.json").read_text())["stages"]["endmodel"]["summary"]["train_rows"]
+    run_pipeline(sharded, config("--parse.shard_docs=3", f"--endmodel.max_fit_rows={train_rows // 2}"),
+                 until="endmodel")
+    summary = json.loads((sharded / "run.json").read_text())["stages"]["endmodel"]["summary"]
+    assert summary["train_rows"] == train_rows and abs(summary["fit_rows"] - train_rows // 2) < train_rows // 4
