@@ -3,14 +3,18 @@
 On the bundled corpus and on 2x and 4x copies of it (copy c > 0 of each paragraph ends in " (c)", so that
 ingest, which skips repeated passages, keeps every copy), each measured as a whole process, in turn, in one
 run of this script:
-- bare parse: `nlp.pipe` over the run's passages with the spaCy pipeline as `spacy.load` returns it;
+- bare parse: `nlp.pipe` over the run's passages with the spaCy pipeline as `spacy.load` returns it; and
+  two such processes side by side, each over every other passage: the machine's own 2-process efficiency,
+  the ceiling of any 2-worker figure (a reference, not a target);
 - the labeling pipeline from the corpus file through registers.parquet at -j 1, at -j 2 (a local Dask
   cluster) and against a scheduler and 2 workers started from Dask's own command lines;
 - Snorkel's own spaCy route: one `nlp_labeling_function` applied by `PandasLFApplier` (one process);
 - training: tokens/s of the register loss against plain CE, same model and data (first corpus size only).
 Words/s are whitespace words of the ingested passages per second of process wall time; peak resident
 memory is sampled every 0.1 s for the driver and for each other process of the tree (workers, scheduler).
-Each figure is the minimum time over --repeats runs; targets are judged on ratios within this run.
+Each figure is the minimum time over --repeats runs; targets are judged on ratios within one size's
+measurement, which runs its routes in turn. A size's result is saved (benchmarks/_work/throughput/size-*.json)
+with a hash of the code, and a rerun with the same code reuses it: the full grid outlasts a working session.
 
     OMP_WAIT_POLICY=PASSIVE python benchmarks/throughput.py                  # the full grid (hours on 2 cores)
     OMP_WAIT_POLICY=PASSIVE python benchmarks/throughput.py --scale 0.02 --copies 1 2 --repeats 1   # a check
@@ -35,7 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_common import machine_info  # noqa: E402
-from pipeline.core.io import write_json, write_text  # noqa: E402
+from pipeline.commands.lock import json_sha256  # noqa: E402
+from pipeline.core.io import file_sha256, write_json, write_text  # noqa: E402
 
 WORK = ROOT / "benchmarks" / "_work" / "throughput"
 RESULTS = ROOT / "benchmarks" / "results" / "throughput"
@@ -49,6 +54,8 @@ import sys, spacy, pandas as pd
 from labelers.parsing import resolve_pipeline
 from pipeline.commands.pipeline_config import PipelineConfig
 texts = pd.read_parquet(sys.argv[1], columns=["text"])["text"].tolist()
+if len(sys.argv) > 2:  # every n-th passage from the k-th: one of n processes parsing side by side
+    texts = texts[int(sys.argv[2])::int(sys.argv[3])]
 nlp = spacy.load(resolve_pipeline(PipelineConfig().parse.pipeline))
 for _ in nlp.pipe(texts, batch_size=PipelineConfig().parse.batch_size):
     pass
@@ -130,6 +137,26 @@ def timed(cmd: list[str], watch: tuple[int, ...] = ()) -> tuple[float, dict[str,
     return seconds, peaks
 
 
+def side_by_side(cmds: list[list[str]]) -> float:
+    """Wall seconds of processes started together, until the last one ends."""
+    env = os.environ | {"PYTHONPATH": str(ROOT), "OMP_WAIT_POLICY": "PASSIVE"}
+    started = time.perf_counter()
+    procs = [subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             for cmd in cmds]
+    errors = [p.communicate()[1] for p in procs]
+    seconds = time.perf_counter() - started
+    for cmd, proc, err in zip(cmds, procs, errors):
+        if proc.returncode:
+            raise SystemExit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{err[-3000:]}")
+    return seconds
+
+
+def code_hash() -> str:
+    """The code a measurement ran (the packages and this script): a cached size is reused only for the same."""
+    files = sorted(p for d in ("pipeline", "labelers", "training") for p in (ROOT / d).rglob("*.py"))
+    return json_sha256({str(p.relative_to(ROOT)): file_sha256(p) for p in [*files, Path(__file__).resolve()]})
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -193,6 +220,8 @@ def measure_size(copies: int, scale: float, repeats: int, with_scheduler: bool) 
     for _ in range(repeats):  # in turn, so that a busy spell of the machine touches every route
         seconds, peaks = timed([PY, "-c", BARE_PARSE, docs])
         routes.setdefault("bare_parse", []).append({"seconds": round(seconds, 2), "memory_mib": peaks})
+        seconds = side_by_side([[PY, "-c", BARE_PARSE, docs, str(k), "2"] for k in range(2)])
+        routes.setdefault("bare_parse_two_halves", []).append({"seconds": round(seconds, 2), "memory_mib": {}})
         pipeline("j1", "-j", "1")
         pipeline("j2", "-j", "2")
         if with_scheduler:
@@ -224,10 +253,36 @@ def training_overhead(run: Path, steps: int, repeats: int) -> dict:
             "drop": round(1 - best_of["register_loss"] / best_of["plain_ce"], 4)}
 
 
+def cached_size(copies: int, scale: float, repeats: int, with_scheduler: bool) -> dict:
+    """``measure_size``, or its saved result when the same code measured the same size (the grid takes
+    longer than one working session on 2 cores: it resumes size by size)."""
+    path = WORK / f"size-x{copies}-s{scale}-r{repeats}{'' if with_scheduler else '-nosched'}.json"
+    code = code_hash()
+    if path.exists() and json.loads(path.read_text()).get("code") == code:
+        print(f"x{copies}: reusing {path.relative_to(ROOT)} (same code)", flush=True)
+        return json.loads(path.read_text())
+    found = measure_size(copies, scale, repeats, with_scheduler) | {
+        "code": code, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    write_json(path, found)
+    return found
+
+
+def machine_scaling(size: dict) -> float:
+    """The machine's own 2-process efficiency: one bare parse against two parsing half each, side by side.
+
+    >>> machine_scaling({"bare_parse": {"seconds": 20.0}, "bare_parse_two_halves": {"seconds": 12.5}})
+    0.8
+    """
+    return round(size["bare_parse"]["seconds"] / (2 * size["bare_parse_two_halves"]["seconds"]), 3)
+
+
 def judge(sizes: list[dict], train: dict | None) -> dict:
     first, last = sizes[0], sizes[-1]
     verdict = {"pipeline_over_parse_j1": round(first["j1"]["words_per_s"] / first["bare_parse"]["words_per_s"], 3),
                "scaling_efficiency_j2": round(first["j2"]["words_per_s"] / (2 * first["j1"]["words_per_s"]), 3)}
+    reference = {f"machine_parse_scaling_2_x{s['copies']}": machine_scaling(s) for s in sizes}
+    reference |= {f"scaling_efficiency_j2_x{s['copies']}": round(s["j2"]["words_per_s"] / (2 * s["j1"]["words_per_s"]), 3)
+                  for s in sizes}
     if len(sizes) > 1:
         verdict["driver_memory_4x_over_1x"] = round(last["j2"]["memory_mib"]["driver"]
                                                    / first["j2"]["memory_mib"]["driver"], 3)
@@ -235,16 +290,18 @@ def judge(sizes: list[dict], train: dict | None) -> dict:
         verdict["register_loss_tokens_per_s_drop"] = train["drop"]
     met = {k: (v <= TARGETS[k]) if k in ("driver_memory_4x_over_1x", "register_loss_tokens_per_s_drop")
            else (v >= TARGETS[k]) for k, v in verdict.items()}
-    return {"measured": verdict, "targets": TARGETS, "met": met}
+    return {"measured": verdict, "targets": TARGETS, "met": met, "reference": reference}
 
 
 def markdown(result: dict) -> str:
     lines = [f"# Throughput ({result['date']})", "", f"Command: `{result['command']}`", "",
              f"Machine: {result['machine']['cpu']}, {result['machine']['cpus']} cores", "",
+             "Sizes measured: " + ", ".join(f"x{s['copies']} {s['date']} (code {s['code'][:12]})"
+                                            for s in result["sizes"]), "",
              "| corpus | words | route | seconds (min) | words/s | driver MiB | other processes MiB |",
              "|---|---:|---|---:|---:|---:|---|"]
     for size in result["sizes"]:
-        for route in ("bare_parse", "j1", "j2", "scheduler_2_workers", "snorkel_spacy_route"):
+        for route in ("bare_parse", "bare_parse_two_halves", "j1", "j2", "scheduler_2_workers", "snorkel_spacy_route"):
             if route in size:
                 r = size[route]
                 others = ", ".join(f"{k}: {v}" for k, v in r["memory_mib"].items() if k != "driver")
@@ -260,6 +317,9 @@ def markdown(result: dict) -> str:
     for key, value in verdict["measured"].items():
         goal = ("<= " if key in ("driver_memory_4x_over_1x", "register_loss_tokens_per_s_drop") else ">= ")
         lines.append(f"| {key} | {value} | {goal}{TARGETS[key]} | {'yes' if verdict['met'][key] else 'NO'} |")
+    lines += ["", "For reference (no target): the machine's own efficiency with two processes (one bare parse "
+              "against two side by side, each parsing every other passage), and -j 2's efficiency at each size:", ""]
+    lines += [f"- {key}: {value}" for key, value in verdict["reference"].items()]
     if result.get("training"):
         t = result["training"]
         lines += ["", f"Training ({t['steps']} steps, default model): tokens/s {t['tokens_per_s']}"]
@@ -274,7 +334,7 @@ def main() -> None:
     parser.add_argument("--train-steps", type=int, default=60, help="0 skips the training measurement")
     parser.add_argument("--no-scheduler", action="store_true", help="skip the CLI-started Dask cluster")
     args = parser.parse_args()
-    sizes = [measure_size(c, args.scale, args.repeats, not args.no_scheduler) for c in args.copies]
+    sizes = [cached_size(c, args.scale, args.repeats, not args.no_scheduler) for c in args.copies]
     train = (training_overhead(WORK / f"run-j1-x{args.copies[0]}", args.train_steps, args.repeats)
              if args.train_steps else None)
     result = {"command": " ".join(["python", "benchmarks/throughput.py", *sys.argv[1:]]),
