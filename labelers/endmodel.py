@@ -110,7 +110,8 @@ def _passages(cands: pd.DataFrame, tokens: pd.DataFrame) -> tuple[np.ndarray, np
     counts = np.bincount(doc, minlength=len(docs))
     which = docs.get_indexer(cands["doc_id"])
     if (which < 0).any():
-        raise ValueError(f"candidates of passage {cands['doc_id'].iloc[np.flatnonzero(which < 0)[0]]!r} have no tokens")
+        missing = cands["doc_id"].iloc[np.flatnonzero(which < 0)[0]]
+        raise ValueError(f"candidates of passage {missing!r} have no tokens")
     length = counts[which]
     for end in ("ent_i", "attr_i"):  # an end outside its passage would read a neighbouring passage's tokens
         if ((cands[end] < 0) | (cands[end] >= length)).any():
@@ -126,8 +127,9 @@ def _window_blocks(ends: dict[str, np.ndarray], start: np.ndarray, length: np.nd
     for end, i in ends.items():
         for k in (k for k in range(-window, window + 1) if k):
             rows = np.flatnonzero((i + k >= 0) & (i + k < length))
-            for label, (codes, values) in labels.items():
-                blocks.append(_Block(rows, codes[start[rows] + i[rows] + k], [f"{end}{k:+d}{label}={v}" for v in values]))
+            at = start[rows] + i[rows] + k
+            blocks += [_Block(rows, codes[at], [f"{end}{k:+d}{label}={v}" for v in values])
+                       for label, (codes, values) in labels.items()]
     return blocks
 
 
@@ -138,7 +140,8 @@ def _between_blocks(ends: dict[str, np.ndarray], start: np.ndarray, pos: tuple[n
     lo, hi = np.minimum(ends["ent"], ends["attr"]), np.maximum(ends["ent"], ends["attr"])
     count = np.maximum(hi - lo - 1, 0)
     rows = np.repeat(np.arange(len(lo)), count)
-    # word j (0-based) between the ends of row r lies at start + lo + 1 + j; j = position - the row's first
+    # the j-th word between a row's ends is at start + lo + 1 + j; one arange counts on across all rows,
+    # so each row's base subtracts the place of its first entry in it
     at = np.repeat(start + lo + 1 - (np.cumsum(count) - count), count) + np.arange(count.sum())
     codes, values = pos
     closed = values.isin(list(CLOSED_CLASS))[codes[at]]
@@ -163,7 +166,10 @@ def _matrix(n: int, blocks: list[_Block]) -> sparse.csr_matrix:
 
 def featurize(cands: pd.DataFrame, tokens: pd.DataFrame, window: int = 2) -> sparse.csr_matrix:
     """(n_candidates, N_FEATURES) binary feature matrix, rows in candidate-table order; ``tokens`` holds
-    (at least) the candidates' passages' tokens: doc_id, i, pos, dep, lemma."""
+    (at least) the candidates' passages' tokens: doc_id, i, pos, dep, lemma.
+
+    Built a template at a time over the whole shard (a Python loop per candidate cost 10x more); the plain
+    per-candidate definition is tests/labelers/test_endmodel.py::reference_features, which it must equal."""
     order, start, length = _passages(cands, tokens)
     ends = {"ent": cands["ent_i"].to_numpy(), "attr": cands["attr_i"].to_numpy()}
     labels = {}

@@ -60,8 +60,9 @@ def reference_matrix(cands: pd.DataFrame, tokens: pd.DataFrame, window: int) -> 
 
 
 def mixed_shard(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Passages of 1 to 40 words (tokens shuffled, some lemmas and dependency labels missing) and candidates in no passage order:
-    ends at the passage edges, on the same word, far apart; missing strings (NaN) and both flag values."""
+    """Passages of 1 to 40 words (tokens shuffled, some lemmas and dependency labels missing) and candidates
+    in no passage order: ends at the passage edges, on the same word, far apart; missing strings (NaN) and
+    both flag values."""
     rng = np.random.default_rng(seed)
     tags = ["DET", "ADJ", "NOUN", "PROPN", "AUX", "VERB", "ADP", "PRON", "PUNCT", "CCONJ", "ADV"]
     tokens, cands = [], []
