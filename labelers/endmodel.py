@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -72,33 +72,113 @@ def _bucket(distance: int) -> str:
     return str(distance) if distance <= 3 else "4-6" if distance <= 6 else "7-12" if distance <= 12 else ">12"
 
 
-def pair_features(cand: dict, pos: np.ndarray, dep: np.ndarray, lemma: np.ndarray, window: int) -> list[str]:
-    """The feature strings of one candidate; ``pos``, ``dep``, ``lemma`` are its passage's token columns."""
-    feats = [f"{c}={cand[c]}" for c in PAIR_COLUMNS] + [c for c in FLAG_COLUMNS if bool(cand[c])]
-    feats += [f"dist={_bucket(int(cand['distance']))}", f"nouns_between={min(int(cand['nouns_between']), 3)}",
-              f"rel+path={cand['relation']}|{cand['dep_path']}"]
-    ent_i, attr_i = int(cand["ent_i"]), int(cand["attr_i"])
-    for end, i in (("ent", ent_i), ("attr", attr_i)):
-        for k in range(-window, window + 1):
-            if k and 0 <= i + k < len(pos):
-                feats += [f"{end}{k:+d}pos={pos[i + k]}", f"{end}{k:+d}dep={dep[i + k]}"]
-    lo, hi = sorted((ent_i, attr_i))
-    between = range(lo + 1, hi)
-    feats += [f"between_lemma={lemma[i]}" for i in between if pos[i] in CLOSED_CLASS]
-    feats += [f"between_pos={p}" for p in sorted({pos[i] for i in between})]
-    return feats
+class _Block(NamedTuple):
+    """The features of one template: candidate ``rows[k]`` has the feature ``names[codes[k]]``."""
+    rows: np.ndarray
+    codes: np.ndarray
+    names: list[str]
+
+
+def _by_value(rows: np.ndarray, values: Any, name: Callable[[Any], str]) -> _Block:
+    """A feature named by each row's value; ``name`` formats each distinct value once, not each row (a
+    missing value is kept, as float NaN: "nan", as an f-string of the row would write it)."""
+    codes, distinct = pd.factorize(values, use_na_sentinel=False)
+    return _Block(rows, codes, [name(v) for v in distinct])
+
+
+def _candidate_blocks(cands: pd.DataFrame) -> list[_Block]:
+    """The features of the candidate's own columns: its ends, relation, path, flags, distances."""
+    rows = np.arange(len(cands))
+    blocks = [_by_value(rows, cands[c], lambda v, c=c: f"{c}={v}") for c in PAIR_COLUMNS]
+    for c in FLAG_COLUMNS:  # a flag is a feature where it is set (truthiness, as bool() of the value)
+        flagged = np.flatnonzero(cands[c].to_numpy().astype(bool))
+        blocks.append(_Block(flagged, np.zeros(len(flagged), np.int64), [c]))
+    blocks += [_by_value(rows, cands["distance"], lambda d: f"dist={_bucket(int(d))}"),
+               _by_value(rows, cands["nouns_between"], lambda m: f"nouns_between={min(int(m), 3)}")]
+    relation, relations = pd.factorize(cands["relation"], use_na_sentinel=False)
+    path, paths = pd.factorize(cands["dep_path"], use_na_sentinel=False)
+    relations, paths = list(relations), list(paths)  # plain lists: a pandas Index is slow to index one by one
+    return blocks + [_by_value(rows, relation * len(paths) + path,
+                               lambda k: f"rel+path={relations[k // len(paths)]}|{paths[k % len(paths)]}")]
+
+
+def _passages(cands: pd.DataFrame, tokens: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tokens' order that puts each passage's tokens end to end in ``i`` order, and each candidate's
+    passage's start and length in that order (its token at ``i`` is at start + i)."""
+    doc, docs = pd.factorize(tokens["doc_id"])
+    order = np.lexsort((tokens["i"].to_numpy(), doc))
+    counts = np.bincount(doc, minlength=len(docs))
+    which = docs.get_indexer(cands["doc_id"])
+    if (which < 0).any():
+        missing = cands["doc_id"].iloc[np.flatnonzero(which < 0)[0]]
+        raise ValueError(f"candidates of passage {missing!r} have no tokens")
+    length = counts[which]
+    for end in ("ent_i", "attr_i"):  # an end outside its passage would read a neighbouring passage's tokens
+        if ((cands[end] < 0) | (cands[end] >= length)).any():
+            raise ValueError(f"a candidate's {end} is outside its passage's tokens")
+    return order, (np.cumsum(counts) - counts)[which], length
+
+
+def _window_blocks(ends: dict[str, np.ndarray], start: np.ndarray, length: np.ndarray,
+                   labels: dict[str, tuple[np.ndarray, pd.Index]], window: int) -> list[_Block]:
+    """POS and dependency labels of the words at offsets -window..window (not 0) of each end, where the
+    passage has a word there (a window is cut at the passage's edges)."""
+    blocks = []
+    for end, i in ends.items():
+        for k in (k for k in range(-window, window + 1) if k):
+            rows = np.flatnonzero((i + k >= 0) & (i + k < length))
+            at = start[rows] + i[rows] + k
+            blocks += [_Block(rows, codes[at], [f"{end}{k:+d}{label}={v}" for v in values])
+                       for label, (codes, values) in labels.items()]
+    return blocks
+
+
+def _between_blocks(ends: dict[str, np.ndarray], start: np.ndarray, pos: tuple[np.ndarray, pd.Index],
+                    lemma: np.ndarray) -> list[_Block]:
+    """The lemmas of closed-class words between the two ends, and the POS tags between them (a tag met
+    twice is one feature: the set of tags)."""
+    lo, hi = np.minimum(ends["ent"], ends["attr"]), np.maximum(ends["ent"], ends["attr"])
+    count = np.maximum(hi - lo - 1, 0)
+    rows = np.repeat(np.arange(len(lo)), count)
+    # the j-th word between a row's ends is at start + lo + 1 + j; one arange counts on across all rows,
+    # so each row's base subtracts the place of its first entry in it
+    at = np.repeat(start + lo + 1 - (np.cumsum(count) - count), count) + np.arange(count.sum())
+    codes, values = pos
+    closed = values.isin(list(CLOSED_CLASS))[codes[at]]
+    return [_by_value(rows[closed], lemma[at[closed]], lambda v: f"between_lemma={v}"),
+            _Block(rows, codes[at], [f"between_pos={v}" for v in values])]
+
+
+def _matrix(n: int, blocks: list[_Block]) -> sparse.csr_matrix:
+    """The blocks as an (n, N_FEATURES) binary matrix. Only the distinct names are hashed, by sklearn's
+    FeatureHasher itself (so an index is the one it gives a row holding that feature)."""
+    names = [name for block in blocks for name in block.names]
+    hasher = FeatureHasher(n_features=N_FEATURES, input_type="string", alternate_sign=False)
+    column = hasher.transform([[name] for name in names]).indices  # one entry per name, in names order
+    offsets = np.cumsum([0] + [len(block.names) for block in blocks])
+    rows = np.concatenate([block.rows for block in blocks])
+    codes = np.concatenate([block.codes + offset for block, offset in zip(blocks, offsets)])
+    X = sparse.csr_matrix((np.ones(len(rows)), (rows, column[codes])), shape=(n, N_FEATURES))
+    X.sum_duplicates()  # a feature twice in a row (or two names on one index) is one 1.0
+    X.data[:] = 1.0
+    return X
 
 
 def featurize(cands: pd.DataFrame, tokens: pd.DataFrame, window: int = 2) -> sparse.csr_matrix:
-    """(n_candidates, N_FEATURES) binary feature matrix, rows in candidate-table order."""
-    columns = {doc_id: tuple(group.sort_values("i")[c].to_numpy() for c in ("pos", "dep", "lemma"))
-               for doc_id, group in tokens.groupby("doc_id", sort=False)}
-    rows = [pair_features(cand, *columns[cand["doc_id"]], window) for cand in cands.to_dict("records")]
-    hasher = FeatureHasher(n_features=N_FEATURES, input_type="string", alternate_sign=False)
-    X = hasher.transform(rows).tocsr()
-    X.sum_duplicates()
-    X.data[:] = 1.0
-    return X
+    """(n_candidates, N_FEATURES) binary feature matrix, rows in candidate-table order; ``tokens`` holds
+    (at least) the candidates' passages' tokens: doc_id, i, pos, dep, lemma.
+
+    Built a template at a time over the whole shard (a Python loop per candidate cost 10x more); the plain
+    per-candidate definition is tests/labelers/test_endmodel.py::reference_features, which it must equal."""
+    order, start, length = _passages(cands, tokens)
+    ends = {"ent": cands["ent_i"].to_numpy(), "attr": cands["attr_i"].to_numpy()}
+    labels = {}
+    for label in ("pos", "dep"):
+        codes, values = pd.factorize(tokens[label], use_na_sentinel=False)
+        labels[label] = codes[order], values
+    lemma = tokens["lemma"].to_numpy()[order]
+    blocks = _candidate_blocks(cands) + _window_blocks(ends, start, length, labels, window)
+    return _matrix(len(cands), blocks + _between_blocks(ends, start, labels["pos"], lemma))
 
 
 def feature_column(X: sparse.csr_matrix) -> pa.Array:
