@@ -152,8 +152,9 @@ def side_by_side(cmds: list[list[str]]) -> float:
 
 
 def code_hash() -> str:
-    """The code a measurement ran (the packages and this script): a cached size is reused only for the same."""
-    files = sorted(p for d in ("pipeline", "labelers", "training") for p in (ROOT / d).rglob("*.py"))
+    """The code a size's measurement runs (the labeling packages and this script; the trainer is measured
+    apart, every time): a saved size is reused only for the same."""
+    files = sorted(p for d in ("pipeline", "labelers") for p in (ROOT / d).rglob("*.py"))
     return json_sha256({str(p.relative_to(ROOT)): file_sha256(p) for p in [*files, Path(__file__).resolve()]})
 
 
