@@ -152,10 +152,11 @@ def side_by_side(cmds: list[list[str]]) -> float:
 
 
 def code_hash() -> str:
-    """The code a size's measurement runs (the labeling packages and this script; the trainer is measured
-    apart, every time): a saved size is reused only for the same."""
+    """The labeling code a size's measurement runs (the trainer is measured apart, every time): a saved size is
+    reused only for the same. This script's own measuring code is not in it, so that its report can change:
+    after changing ``measure_size`` or what it runs, delete the saved sizes."""
     files = sorted(p for d in ("pipeline", "labelers") for p in (ROOT / d).rglob("*.py"))
-    return json_sha256({str(p.relative_to(ROOT)): file_sha256(p) for p in [*files, Path(__file__).resolve()]})
+    return json_sha256({str(p.relative_to(ROOT)): file_sha256(p) for p in files})
 
 
 def free_port() -> int:
