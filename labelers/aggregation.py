@@ -182,27 +182,32 @@ def fit(method: str, L: np.ndarray, train_mask: np.ndarray, lf_names: list[str],
 
 
 @dataclass
-class Aggregate:
-    p_lm: np.ndarray
-    """P(BOUND) from the chosen aggregator (from majority vote when it fell back)."""
-    p_mv: np.ndarray
-    """P(BOUND) from MajorityLabelVoter (0.5 on ties and rows with no vote)."""
-    fitted: Fitted
-    """The chosen aggregator, fitted (majority vote after a fallback)."""
+class Fits:
+    """Every option fitted on the train split's label matrix, and the one the run uses; applied to any rows
+    (a shard at a time) by ``apply``."""
+    fitted: dict[str, Fitted]
+    """Per option fitted (majority vote only, after a fallback)."""
+    chosen: Fitted
+    """The chosen aggregator (majority vote after a fallback)."""
     method: str
     """The chosen option's name, or FALLBACK."""
-    options: dict[str, np.ndarray]
-    """P(BOUND) of every option in AGGREGATORS (majority vote's for each after a fallback)."""
     option_info: dict[str, dict[str, Any]]
     """Per option: fitted or not (and why), its estimated LF accuracies, merged groups, class balance."""
     seconds: dict[str, float]
-    """Per option: seconds to fit and predict (for run.json: timings are no output)."""
+    """Per option: seconds to fit (for run.json: timings are no output)."""
     warnings: list[str] = field(default_factory=list)
 
     @property
     def weights(self) -> dict[str, float]:
         """The chosen model's estimated accuracy of each LF column that votes on the train split."""
-        return self.option_info[self.fitted.method].get("lf_accuracy_estimates", {})
+        return self.option_info[self.chosen.method].get("lf_accuracy_estimates", {})
+
+    def apply(self, L: np.ndarray) -> dict[str, np.ndarray]:
+        """P(BOUND) of every option in AGGREGATORS (majority vote's where one is not fitted) for the rows of L."""
+        L = np.asarray(L, np.int64)
+        majority = self.fitted["majority"].predict_proba(L)
+        return {name: self.fitted[name].predict_proba(L) if name in self.fitted and name != "majority" else majority
+                for name in AGGREGATORS}
 
 
 def _describe(fitted: Fitted, L_train: np.ndarray) -> dict[str, Any]:
@@ -230,31 +235,23 @@ def fit_in_turn(methods: list[str], L_train: np.ndarray, lf_names: list[str], s:
     return [fit_timed(method, L_train, lf_names, s) for method in methods]
 
 
-def aggregate(L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], method: str, s: Settings,
-              fit_many: FitMany = fit_in_turn) -> Aggregate:
-    """Fit every option on the train rows of L (``fit_many`` decides where: each option's fit is independent
-    of the others) and apply it to every row; ``method`` is the one whose P(BOUND) the run uses. When the
-    train split cannot carry a label model (fallback_reason), every option is majority vote, warned."""
-    L = np.asarray(L, np.int64)
-    L_train = L[train_mask]
+def fit_options(L_train: np.ndarray, lf_names: list[str], method: str, s: Settings,
+                fit_many: FitMany = fit_in_turn) -> Fits:
+    """Fit every option on the train rows ``L_train`` (``fit_many`` decides where: each option's fit is
+    independent of the others); ``method`` is the one whose P(BOUND) the run uses. When the train split
+    cannot carry a label model (fallback_reason), every option is majority vote, warned."""
+    L_train = np.asarray(L_train, np.int64)
     reason = fallback_reason(L_train, s.min_train_rows)
     names = list(AGGREGATORS) if reason is None else ["majority"]
-    options, info, seconds, chosen = {}, {}, {}, None
-    for fitted, fit_seconds in fit_many(names, L_train, list(lf_names), s):
-        started = time.perf_counter()
-        options[fitted.method], info[fitted.method] = fitted.predict_proba(L), _describe(fitted, L_train)
-        seconds[fitted.method] = fit_seconds + time.perf_counter() - started
-        chosen = fitted if fitted.method == method else chosen
+    fitted, info, seconds = {}, {}, {}
+    for one, fit_seconds in fit_many(names, L_train, list(lf_names), s):
+        fitted[one.method], info[one.method], seconds[one.method] = one, _describe(one, L_train), fit_seconds
     for name in AGGREGATORS:
-        if name not in options:
-            options[name], info[name], seconds[name] = options["majority"], {"fitted": False, "reason": reason}, 0.0
-    options = {name: options[name] for name in AGGREGATORS}
-    warnings = []
-    if chosen is None:  # a fallback (majority vote itself is never one)
-        chosen = Fitted("majority", list(lf_names), _identity(L.shape[1]), None)
-        warnings.append(f"{method} not fitted, majority vote used: {reason}")
-    return Aggregate(options[chosen.method], options["majority"], chosen,
-                     method if chosen.method == method else FALLBACK, options, info, seconds, warnings)
+        info.setdefault(name, {"fitted": False, "reason": reason})
+    if method in fitted:
+        return Fits(fitted, fitted[method], method, info, seconds)
+    # a fallback (majority vote itself is never one)
+    return Fits(fitted, fitted["majority"], FALLBACK, info, seconds, [f"{method} not fitted, majority vote used: {reason}"])
 
 
 def aggregator_state(fitted: Fitted) -> dict[str, Any]:

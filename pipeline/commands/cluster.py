@@ -148,8 +148,13 @@ def run_shards(tasks: Tasks, description: str, total: int | None, task: Task,
 
 
 def finish_parts(shards: list[Shard], out: Path, metadata: dict[str, Any], run_dir: Path, stage: str) -> None:
-    """Assemble the shards' parts into ``out``, then delete them (and RUN/.parts when it is left empty)."""
+    """Assemble the shards' parts into ``out``, then delete them."""
     assemble_parts([Path(s.part) for s in shards], out, metadata)
+    remove_parts(run_dir, stage)
+
+
+def remove_parts(run_dir: Path, stage: str) -> None:
+    """Delete a stage's parts (and RUN/.parts when it is left empty)."""
     folder = parts_dir(run_dir, stage)
     shutil.rmtree(folder, ignore_errors=True)
     if folder.parent.exists() and not any(folder.parent.iterdir()):

@@ -17,9 +17,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pipeline.commands.cluster import Shard, Tasks, doc_shards, finish_parts, row_group_shards, run_shards
+from pipeline.commands.cluster import (Shard, Tasks, doc_shards, finish_parts, parts_dir, remove_parts, row_group_shards,
+                                      run_shards)
 from pipeline.core import schemas as S
-from pipeline.core.io import (check_aligned, check_kind, file_sha256, num_rows, read_metadata, read_parquet,
+from pipeline.core.io import (assemble_parts, check_aligned, check_kind, file_sha256, num_rows, read_metadata,
                               read_row_group, read_rows, read_table, row_group_sizes, write_json, write_parquet, write_part)
 from pipeline.core.paths import PROJECT_ROOT
 from pipeline.core.progress import progress_bar
@@ -222,26 +223,26 @@ LABEL_MODEL = "label_model.pt"
 """The chosen aggregator's parameters (labelers.aggregation.load_aggregator reads them)."""
 
 
-def read_votes(ctx: Context) -> tuple[pd.DataFrame, list[str]]:
-    votes = read_parquet(ctx.path(S.VOTES), ["cand_id", "split"], "votes", S.SCHEMA_VERSION)
-    return votes, read_metadata(ctx.path(S.VOTES))["lfs"]
-
-
-def fit_mask(sharded: Path, eligible: np.ndarray, max_rows: int, seed: int) -> np.ndarray:
-    """The rows a model is fitted on: the ``eligible`` ones (train split), or about ``max_rows`` of them drawn
-    shard by shard (labelers.aggregation.fit_sample: row group k of ``sharded`` is shard k) when there are
-    more."""
+def fit_rows(sharded: Path, columns: list[str], eligible: Callable[[pd.DataFrame], np.ndarray], max_rows: int,
+             seed: int) -> tuple[list[np.ndarray], int]:
+    """Per row group (shard) of ``sharded``, the positions in it of the rows a model is fitted on: the
+    ``eligible`` ones, or about ``max_rows`` of them drawn shard by shard (labelers.aggregation.fit_sample)
+    when there are more; and the number eligible. ``columns`` are read a shard at a time (twice above the
+    limit), so the driver never holds a whole column of a corpus of any size."""
     from labelers.aggregation import fit_sample
 
-    n_eligible = int(eligible.sum())
-    if n_eligible <= max_rows:
-        return eligible
-    mask, begin = np.zeros(len(eligible), dtype=bool), 0
-    for k, size in enumerate(row_group_sizes(sharded)):
-        rows = np.flatnonzero(eligible[begin:begin + size]) + begin
-        mask[rows[fit_sample(len(rows), max_rows / n_eligible, seed, k)]] = True
-        begin += size
-    return mask
+    def eligible_in(k: int) -> np.ndarray:
+        return np.flatnonzero(eligible(read_row_group(sharded, k, columns)))
+
+    kept, total = [], 0
+    for k in range(len(row_group_sizes(sharded))):
+        rows = eligible_in(k)
+        total += len(rows)
+        kept = kept + [rows] if total <= max_rows else []
+    if total <= max_rows:
+        return kept, total
+    return [rows[fit_sample(len(rows), max_rows / total, seed, k)]
+            for k, rows in ((k, eligible_in(k)) for k in range(len(row_group_sizes(sharded))))], total
 
 
 def options_on(tasks: Tasks, key: str) -> Callable[..., list]:
@@ -254,30 +255,53 @@ def options_on(tasks: Tasks, key: str) -> Callable[..., list]:
     return fit_many
 
 
-def aggregate_stage(ctx: Context) -> dict[str, Any]:
-    from labelers.aggregation import aggregate, save_aggregator
+def options_part(shard: Shard) -> Path:
+    """The part of aggregators.parquet beside a shard's part of bindings.parquet."""
+    return Path(shard.part).with_suffix(".options.parquet")
+
+
+def aggregate_part(shard: Shard, run_dir: str, fits: Any, threshold: float) -> dict[str, Any]:
+    """Aggregate task: every option's P(BOUND) of the candidates in row group shard.index of votes.parquet;
+    the options' part is written first, so a bindings part on disk means both are done."""
     from pipeline.core.registers import is_binding
 
-    votes, lf_names = read_votes(ctx)
-    cfg = ctx.config.aggregate
-    L = votes[lf_names].to_numpy(dtype=np.int64)
-    fit_rows = fit_mask(ctx.path(S.VOTES), votes["split"].to_numpy() == "train", cfg.max_fit_rows, cfg.seed)
-    result = aggregate(L, fit_rows, lf_names, cfg.model, cfg.settings(), options_on(ctx.tasks, ctx.key))
-    ctx.warnings.extend(result.warnings)
-    bindings = pd.DataFrame({"cand_id": votes["cand_id"], "p_lm": result.p_lm.astype(np.float32),
-                             "p_mv": result.p_mv.astype(np.float32)})
-    bindings["accepted"] = is_binding(bindings["p_lm"], cfg.threshold)
-    write_parquet(bindings, ctx.path(S.BINDINGS), ctx.meta("bindings", method=result.method,
-                                                           threshold=cfg.threshold))
-    options = pd.DataFrame({"cand_id": votes["cand_id"]} | {name: p.astype(np.float32)
-                                                             for name, p in result.options.items()})
-    write_parquet(options, ctx.path(S.AGGREGATORS), ctx.meta("aggregators", options=list(result.options)))
-    save_aggregator(ctx.path(LABEL_MODEL), result.fitted)
-    summary = {"method": result.method, "accepted": int(bindings["accepted"].sum()),
-               "accepted_fraction": round(float(bindings["accepted"].mean()), 4) if len(bindings) else 0.0,
-               "lf_accuracy_estimates": {k: round(v, 4) for k, v in result.weights.items()}}
-    write_json(ctx.path("aggregate.json"), summary | {"options": result.option_info, "warnings": result.warnings})
-    return summary | {"seconds": {k: round(v, 2) for k, v in result.seconds.items()}}
+    votes = read_row_group(Path(run_dir) / S.VOTES, shard.index)
+    options = fits.apply(votes[fits.chosen.lfs].to_numpy(np.int64))
+    frame = pd.DataFrame({"cand_id": votes["cand_id"].to_numpy()} | {k: p.astype(np.float32) for k, p in options.items()})
+    write_part(frame, options_part(shard), {"rows": len(votes)})
+    bindings = pd.DataFrame({"cand_id": votes["cand_id"].to_numpy(),
+                             "p_lm": options[fits.chosen.method].astype(np.float32),
+                             "p_mv": options["majority"].astype(np.float32)})
+    bindings["accepted"] = is_binding(bindings["p_lm"], threshold)
+    summary = {"rows": len(votes), "accepted": int(bindings["accepted"].sum())}
+    write_part(bindings, Path(shard.part), summary)
+    return summary
+
+
+def aggregate_stage(ctx: Context) -> dict[str, Any]:
+    from labelers.aggregation import AGGREGATORS, fit_options, save_aggregator
+
+    votes, cfg = ctx.path(S.VOTES), ctx.config.aggregate
+    check_kind(votes, "votes", S.SCHEMA_VERSION)
+    lf_names = read_metadata(votes)["lfs"]
+    rows, _ = fit_rows(votes, ["split"], lambda f: (f["split"] == "train").to_numpy(), cfg.max_fit_rows, cfg.seed)
+    L_train = np.concatenate([np.zeros((0, len(lf_names)), np.int64)] + [
+        read_row_group(votes, k, lf_names).to_numpy(np.int64)[r] for k, r in enumerate(rows)])
+    fits = fit_options(L_train, lf_names, cfg.model, cfg.settings(), options_on(ctx.tasks, ctx.key))
+    ctx.warnings.extend(fits.warnings)
+    shards = row_group_shards(ctx.run_dir, "aggregate", ctx.key, votes)
+    found = run_shards(ctx.tasks, "aggregate", num_rows(votes), aggregate_part, shards, run_dir=ctx.shared(),
+                       fits=fits, threshold=cfg.threshold)
+    assemble_parts([options_part(s) for s in shards], ctx.path(S.AGGREGATORS),
+                   ctx.meta("aggregators", options=list(AGGREGATORS)))
+    finish_parts(shards, ctx.path(S.BINDINGS), ctx.meta("bindings", method=fits.method, threshold=cfg.threshold),
+                 ctx.run_dir, "aggregate")
+    save_aggregator(ctx.path(LABEL_MODEL), fits.chosen)
+    n, accepted = num_rows(votes), sum(f["accepted"] for f in found)
+    summary = {"method": fits.method, "accepted": accepted, "accepted_fraction": round(accepted / n, 4) if n else 0.0,
+               "lf_accuracy_estimates": {k: round(v, 4) for k, v in fits.weights.items()}}
+    write_json(ctx.path("aggregate.json"), summary | {"options": fits.option_info, "warnings": fits.warnings})
+    return summary | {"fit_rows": len(L_train), "seconds": {k: round(v, 2) for k, v in fits.seconds.items()}}
 
 
 END_MODEL = "endmodel.pt"
@@ -302,60 +326,56 @@ def shard_features(shard: Shard) -> Any:
     return from_feature_column(read_table(Path(shard.part), ["features"]).column("features"))
 
 
-def fit_end_model(ctx: Context, p_aggregate: np.ndarray, train_rows: np.ndarray) -> tuple[Any, list[Shard], int]:
-    """Featurize every shard (tasks), then fit on the train rows (a sample above endmodel.max_fit_rows)."""
+def fit_end_model(ctx: Context, rows: list[np.ndarray], p_fit: np.ndarray) -> tuple[Any, list[Shard]]:
+    """Featurize every shard (tasks), then fit on the chosen train rows of each."""
     from scipy import sparse
 
     from labelers.endmodel import fit
 
-    cfg = ctx.config.endmodel
-    shards = with_candidate_rows(row_group_shards(ctx.run_dir, "endmodel-features", ctx.key, ctx.path(S.TOKENS)),
-                                 ctx.path(S.CANDIDATES))
-    run_shards(ctx.tasks, "end model features", len(train_rows), endmodel_features_part, shards,
-               run_dir=str(Path(ctx.run_dir).resolve()), window=cfg.window)
-    rows = fit_mask(ctx.path(S.CANDIDATES), train_rows, cfg.max_fit_rows, cfg.seed)
-    X = sparse.vstack([shard_features(s)[rows[s.begin:s.end]] for s in shards]).tocsr()
-    return fit(X, p_aggregate[rows], cfg), shards, int(rows.sum())
+    shards = row_group_shards(ctx.run_dir, "endmodel", ctx.key, ctx.path(S.CANDIDATES))
+    run_shards(ctx.tasks, "end model features", num_rows(ctx.path(S.CANDIDATES)), endmodel_features_part, shards,
+               run_dir=ctx.shared(), window=ctx.config.endmodel.window)
+    X = sparse.vstack([shard_features(s)[r] for s, r in zip(shards, rows)]).tocsr()
+    return fit(X, p_fit, ctx.config.endmodel), shards
 
 
 def endmodel_stage(ctx: Context) -> dict[str, Any]:
+    """The end model's P(BOUND) per candidate, fitted on (a sample of) the train split's candidates with a
+    vote and applied shard by shard; disabled or without enough rows, the aggregate's passed through."""
     from labelers.endmodel import fallback_reason, save_end_model
     from labelers.labels import ABSTAIN
     from pipeline.core.registers import is_binding
 
-    cands = read_parquet(ctx.path(S.CANDIDATES), ["cand_id", "split"], "candidates", S.SCHEMA_VERSION)
-    bindings = read_parquet(ctx.path(S.BINDINGS), S.BINDING_COLUMNS, "bindings", S.SCHEMA_VERSION)
-    votes, lf_names = read_votes(ctx)
-    check_aligned(ctx.run_dir, S.BINDINGS, bindings, cands)
-    check_aligned(ctx.run_dir, S.VOTES, votes, cands)
-    cfg, threshold = ctx.config.endmodel, ctx.config.aggregate.threshold
-    p_aggregate = bindings["p_lm"].to_numpy(np.float64)
-    train_rows = (cands["split"] == "train").to_numpy() & (votes[lf_names].to_numpy() != ABSTAIN).any(axis=1)
-    reason = fallback_reason(int(train_rows.sum()), p_aggregate[train_rows], cfg.min_train_rows)
-    model, fit_rows, meta = None, 0, ctx.meta("endmodel", source="aggregate", threshold=threshold)
+    cands, votes, bindings = (ctx.path(name) for name in (S.CANDIDATES, S.VOTES, S.BINDINGS))
+    for path, kind in ((cands, "candidates"), (votes, "votes"), (bindings, "bindings")):
+        check_kind(path, kind, S.SCHEMA_VERSION)
+    cfg, threshold, lf_names = ctx.config.endmodel, ctx.config.aggregate.threshold, read_metadata(votes)["lfs"]
+    rows, n_train = fit_rows(votes, ["split", *lf_names], lambda f: ((f["split"] == "train").to_numpy() & (
+        f[lf_names].to_numpy() != ABSTAIN).any(axis=1)), cfg.max_fit_rows, cfg.seed)
+    p_fit = np.concatenate([np.zeros(0)] + [read_row_group(bindings, k, ["p_lm"])["p_lm"].to_numpy(np.float64)[r]
+                                            for k, r in enumerate(rows)])
+    reason = fallback_reason(n_train, p_fit, cfg.min_train_rows)
     if cfg.enabled and reason is not None:
         ctx.warnings.append(f"end model not trained, the aggregate's labels are used: {reason}")
-    if not cfg.enabled or reason is not None:
-        table = pd.DataFrame({"cand_id": cands["cand_id"], "p_bound": p_aggregate.astype(np.float32)})
+    model, shards = fit_end_model(ctx, rows, p_fit) if cfg.enabled and reason is None else (None, None)
+    parts, accepted, changed = [], 0, 0
+    for k in range(len(row_group_sizes(cands))):  # applied shard by shard: the driver holds one at a time
+        ids, aggregated = read_row_group(cands, k, ["cand_id"]), read_row_group(bindings, k, S.BINDING_COLUMNS)
+        check_aligned(ctx.run_dir, S.BINDINGS, aggregated, ids)
+        check_aligned(ctx.run_dir, S.VOTES, read_row_group(votes, k, ["cand_id"]), ids)
+        p = model.predict(shard_features(shards[k])) if model is not None else aggregated["p_lm"].to_numpy()
+        table = pd.DataFrame({"cand_id": ids["cand_id"].to_numpy(), "p_bound": p.astype(np.float32)})
         table["accepted"] = is_binding(table["p_bound"], threshold)
-        write_parquet(table, ctx.path(S.ENDMODEL), meta)
-        accepted = table["accepted"].to_numpy()
-    else:  # applied shard by shard: the driver holds one shard's features at a time
-        model, shards, fit_rows = fit_end_model(ctx, p_aggregate, train_rows)
-        meta["source"], parts, accepted = "endmodel", [], []
-        for s in shards:
-            part = Path(s.part).with_suffix(".labels.parquet")
-            table = pd.DataFrame({"cand_id": cands["cand_id"].iloc[s.begin:s.end].to_numpy(),
-                                  "p_bound": model.predict(shard_features(s)).astype(np.float32)})
-            table["accepted"] = is_binding(table["p_bound"], threshold)
-            write_part(table, part, {"rows": len(table)})
-            parts.append(dataclasses.replace(s, part=str(part)))
-            accepted.append(table["accepted"].to_numpy())
-        finish_parts(parts, ctx.path(S.ENDMODEL), meta, ctx.run_dir, "endmodel-features")
-        accepted = np.concatenate(accepted)
+        accepted += int(table["accepted"].sum())
+        changed += int((table["accepted"] != aggregated["accepted"]).sum())
+        parts.append(parts_dir(ctx.run_dir, "endmodel") / f"{ctx.key[:24]}-{k}.labels.parquet")
+        write_part(table, parts[-1], {"rows": len(table)})
+    source = "endmodel" if model is not None else "aggregate"
+    assemble_parts(parts, ctx.path(S.ENDMODEL), ctx.meta("endmodel", source=source, threshold=threshold))
+    remove_parts(ctx.run_dir, "endmodel")
     save_end_model(ctx.path(END_MODEL), model)
-    return {"source": meta["source"], "train_rows": int(train_rows.sum()), "fit_rows": fit_rows,
-            "accepted": int(accepted.sum()), "changed_vs_aggregate": int((accepted != bindings["accepted"]).sum())}
+    return {"source": source, "train_rows": n_train, "fit_rows": len(p_fit), "accepted": accepted,
+            "changed_vs_aggregate": changed}
 
 
 def _register_inputs(run_dir: Path, shard: Shard, threshold: float) -> tuple[pd.DataFrame, pd.DataFrame]:

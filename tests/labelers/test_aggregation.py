@@ -1,13 +1,24 @@
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
-from labelers.aggregation import (AGGREGATORS, FALLBACK, Settings, aggregate, load_aggregator, majority_proba,
+from labelers.aggregation import (AGGREGATORS, FALLBACK, Settings, fit_options, load_aggregator, majority_proba,
                                   save_aggregator)
 
 
 def settings(**changes) -> Settings:
     return Settings(**({"epochs": 200, "lr": 0.01, "l2": 0.0, "seed": 0, "class_balance": "learned",
                         "min_train_rows": 100} | changes))
+
+
+def aggregate(L: np.ndarray, train: np.ndarray, lf_names: list[str], method: str, s: Settings) -> SimpleNamespace:
+    """Fit on the train rows and apply to every row, as the aggregate stage does (it applies shard by shard)."""
+    fits = fit_options(L[train], lf_names, method, s)
+    options = fits.apply(L)
+    return SimpleNamespace(options=options, p_lm=options[fits.chosen.method], p_mv=options["majority"],
+                           method=fits.method, warnings=fits.warnings, weights=fits.weights, fitted=fits.chosen,
+                           option_info=fits.option_info, seconds=fits.seconds)
 
 
 def noisy_votes(n: int, accuracies: tuple[float, ...], seed: int = 0, abstain: float = 0.3):

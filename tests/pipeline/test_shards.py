@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 
 from labelers.aggregation import fit_sample
 from pipeline.commands.cluster import Shard, Tasks, finish_parts, run_shards
-from pipeline.commands.stages import fit_mask
+from pipeline.commands.stages import fit_rows
 from pipeline.core.io import read_metadata, read_parquet, read_row_group, read_rows, write_part
 
 
@@ -50,19 +50,19 @@ def record_task(shard: Shard, calls: list[int]) -> dict:
     return summary
 
 
-def test_the_label_model_sample_is_drawn_shard_by_shard_and_only_above_the_limit(tmp_path):
+def test_the_fit_sample_is_drawn_shard_by_shard_and_only_above_the_limit(tmp_path):
     rng = np.random.default_rng(0)
     frames = [pd.DataFrame({"split": rng.choice(["train", "valid"], n), "lf_a": rng.integers(-1, 2, n).astype(np.int8),
                             "lf_b": rng.integers(-1, 2, n).astype(np.int8)}) for n in (40, 0, 25)]
     votes = tmp_path / "votes.parquet"
     finish_parts(parts(tmp_path, frames), votes, {"kind": "votes"}, tmp_path, "x")
-    split = pd.concat(frames, ignore_index=True)["split"].to_numpy()
-    n_train = int((split == "train").sum())
-    assert np.array_equal(fit_mask(votes, split == "train", n_train, seed=3), split == "train")
-    sample = fit_mask(votes, split == "train", 10, seed=3)
-    starts = np.cumsum([0, *(len(f) for f in frames)])
-    expected = np.zeros(len(split), dtype=bool)
-    for k, f in enumerate(frames):
-        rows = np.flatnonzero(f["split"].to_numpy() == "train") + starts[k]
-        expected[rows[fit_sample(len(rows), 10 / n_train, 3, k)]] = True
-    assert np.array_equal(sample, expected) and 0 < sample.sum() < n_train and not sample[split != "train"].any()
+    train = [np.flatnonzero(f["split"].to_numpy() == "train") for f in frames]
+    n_train = sum(map(len, train))
+    def is_train(f: pd.DataFrame) -> np.ndarray:
+        return (f["split"] == "train").to_numpy()
+    rows, total = fit_rows(votes, ["split"], is_train, n_train, seed=3)
+    assert total == n_train and all(np.array_equal(r, t) for r, t in zip(rows, train)) and len(rows) == 3
+    sample, total = fit_rows(votes, ["split"], is_train, 10, seed=3)
+    expected = [t[fit_sample(len(t), 10 / n_train, 3, k)] for k, t in enumerate(train)]
+    assert total == n_train and all(np.array_equal(r, e) for r, e in zip(sample, expected))
+    assert 0 < sum(map(len, sample)) < n_train and all(np.isin(r, t).all() for r, t in zip(sample, train))
