@@ -295,6 +295,94 @@ def judge(sizes: list[dict], train: dict | None) -> dict:
     return {"measured": verdict, "targets": TARGETS, "met": met, "reference": reference}
 
 
+TEN_BILLION = 10_000_000_000
+CLUSTER = {"machines": 16, "cores_per_machine": 16}
+"""The cluster the estimate is stated for: one single-threaded Dask worker per core."""
+GPU = {"name": "one H100 SXM", "peak_bf16_flops": 989e12, "assumed_utilisation": 0.10}
+"""An assumption, not a measurement (no GPU here): a 4-layer d256 model keeps a big GPU busy only with large
+batches; 10% of the dense bf16 peak is the figure the estimate uses."""
+
+
+def model_shape(train_dir: Path) -> dict:
+    """Parameters, layers, width and context of the benchmark's trained model, and BPE tokens per word of the
+    corpus it was trained on (its tokenizer over the run's passages)."""
+    import tomllib
+
+    import pandas as pd
+    import torch
+    from tokenizers import Tokenizer
+
+    config = tomllib.loads((train_dir / "config.toml").read_text())
+    state = torch.load(train_dir / "ckpt.pt", map_location="cpu", weights_only=True)["model"]
+    texts = pd.read_parquet(Path(config["data"]["labels"]) / "docs.parquet", columns=["text"])["text"].tolist()
+    tokens = sum(len(e.ids) for e in Tokenizer.from_file(str(train_dir / "tokenizer.json")).encode_batch(texts))
+    words = sum(len(t.split()) for t in texts)
+    return {"params": int(sum(v.numel() for v in state.values())), "n_layer": config["model"]["n_layer"],
+            "d_model": config["model"]["d_model"], "context": 256, "tokens_per_word": round(tokens / words, 3)}
+
+
+def estimate(result: dict, shape: dict | None) -> dict:
+    """Labeling and training 10 billion words, from the largest size's measured rates (see the Markdown)."""
+    big = result["sizes"][-1]
+    rate = big["j1"]["words_per_s"]  # one process on one core
+    core_hours = TEN_BILLION / rate / 3600
+    workers = CLUSTER["machines"] * CLUSTER["cores_per_machine"]
+    ref = result["verdict"]["reference"]
+    efficiency = {"as -j 2 measured here": ref[f"scaling_efficiency_j2_x{big['copies']}"],
+                  "at this machine's own 2-process limit": ref[f"machine_parse_scaling_2_x{big['copies']}"],
+                  "ideal": 1.0}
+    workers_mib = [v for k, v in big["j2"]["memory_mib"].items() if k != "driver"]
+    out = {"words": TEN_BILLION, "pipeline_words_per_core_s": rate, "core_hours": round(core_hours),
+           "cluster": CLUSTER | {"workers": workers},
+           "wall_hours": {k: round(core_hours / (workers * e), 1) for k, e in efficiency.items()},
+           "worker_peak_mib": max(workers_mib, default=None), "driver_peak_mib": big["j2"]["memory_mib"]["driver"]}
+    run = WORK / f"run-j1-x{big['copies']}"
+    if run.exists():
+        out["run_folder_bytes_per_word"] = round(sum(f.stat().st_size for f in run.glob("*.parquet")) / big["words"], 2)
+        out["run_folder_tb"] = round(out["run_folder_bytes_per_word"] * TEN_BILLION / 1e12, 2)
+    if shape:
+        tokens = TEN_BILLION * shape["tokens_per_word"]
+        flops = 6 * shape["params"] + 12 * shape["n_layer"] * shape["context"] * shape["d_model"]
+        gpu_tokens_s = GPU["peak_bf16_flops"] * GPU["assumed_utilisation"] / flops
+        out["training"] = shape | {"tokens": round(tokens), "flops_per_token": flops, "gpu": GPU,
+                                   "gpu_tokens_per_s_estimate": round(gpu_tokens_s),
+                                   "gpu_hours_per_epoch_estimate": round(tokens / gpu_tokens_s / 3600, 1)}
+        if result.get("training"):
+            cpu = result["training"]["best"]["plain_ce"]
+            out["training"] |= {"cpu_tokens_per_s_measured": round(cpu),
+                                "cpu_machine_hours_per_epoch": round(tokens / cpu / 3600)}
+    return out
+
+
+def estimate_lines(e: dict) -> list[str]:
+    c = e["cluster"]
+    lines = ["", "## On paper: 10 billion words", "",
+             f"- Labeling (parse through registers.parquet) at the measured {e['pipeline_words_per_core_s']:,.0f} words/s "
+             f"per core: **{e['core_hours']:,} core-hours**.",
+             f"- On {c['machines']} machines x {c['cores_per_machine']} cores ({c['workers']} single-threaded Dask "
+             "workers), wall time " + ", ".join(f"{h} h {k}" for k, h in e["wall_hours"].items()) + "; the global "
+             "steps (LabelModel and end-model fits) are on bounded samples (aggregate.max_fit_rows, "
+             "endmodel.max_fit_rows), so they do not grow with the corpus.",
+             f"- Memory: {e['worker_peak_mib']} MiB peak per worker, {e['driver_peak_mib']} MiB for the driver "
+             "(it reads the fit samples and one shard at a time)."]
+    if "run_folder_tb" in e:
+        lines.append(f"- Disk: the run folder's Parquet files take {e['run_folder_bytes_per_word']} bytes per word: "
+                     f"{e['run_folder_tb']} TB for 10 billion words.")
+    if "training" in e:
+        t = e["training"]
+        lines.append(f"- Training (an ESTIMATE, no GPU here): {t['tokens_per_word']} BPE tokens per word gives "
+                     f"{t['tokens'] / 1e9:.1f}B tokens per epoch; the {t['n_layer']}-layer d{t['d_model']} model "
+                     f"({t['params'] / 1e6:.1f}M parameters) costs {t['flops_per_token'] / 1e6:.0f} MFLOP per token "
+                     f"(6 x parameters + attention at context {t['context']}); at an assumed "
+                     f"{t['gpu']['assumed_utilisation']:.0%} of {t['gpu']['name']}'s "
+                     f"{t['gpu']['peak_bf16_flops'] / 1e12:.0f} TFLOP/s bf16 peak, about "
+                     f"{t['gpu_tokens_per_s_estimate'] / 1e6:.1f}M tokens/s: **{t['gpu_hours_per_epoch_estimate']} "
+                     "GPU-hours per epoch**" + (f" (this 2-core machine, measured {t['cpu_tokens_per_s_measured']:,} "
+                                                f"tokens/s at context 64: {t['cpu_machine_hours_per_epoch']:,} hours)"
+                                                if "cpu_tokens_per_s_measured" in t else "") + ".")
+    return lines
+
+
 def markdown(result: dict) -> str:
     lines = [f"# Throughput ({result['date']})", "", f"Command: `{result['command']}`", "",
              f"Machine: {result['machine']['cpu']}, {result['machine']['cpus']} cores", "",
@@ -325,6 +413,8 @@ def markdown(result: dict) -> str:
     if result.get("training"):
         t = result["training"]
         lines += ["", f"Training ({t['steps']} steps, default model): tokens/s {t['tokens_per_s']}"]
+    if result.get("estimate"):
+        lines += estimate_lines(result["estimate"])
     return "\n".join(lines) + "\n"
 
 
@@ -335,15 +425,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--train-steps", type=int, default=60, help="0 skips the training measurement")
     parser.add_argument("--no-scheduler", action="store_true", help="skip the CLI-started Dask cluster")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rewrite the verdict, estimate and Markdown of the results JSON, run nothing")
     args = parser.parse_args()
-    sizes = [cached_size(c, args.scale, args.repeats, not args.no_scheduler) for c in args.copies]
-    train = (training_overhead(WORK / f"run-j1-x{args.copies[0]}", args.train_steps, args.repeats)
-             if args.train_steps else None)
-    result = {"command": " ".join(["python", "benchmarks/throughput.py", *sys.argv[1:]]),
-              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "machine": machine_info(), "scale": args.scale, "sizes": sizes, "training": train,
-              "verdict": judge(sizes, train)}
     suffix = "" if args.scale == 1.0 and args.copies == [1, 2, 4] else "_check"
+    if args.report_only:
+        result = json.loads(RESULTS.with_name(RESULTS.name + suffix + ".json").read_text())
+    else:
+        sizes = [cached_size(c, args.scale, args.repeats, not args.no_scheduler) for c in args.copies]
+        train = (training_overhead(WORK / f"run-j1-x{args.copies[0]}", args.train_steps, args.repeats)
+                 if args.train_steps else None)
+        result = {"command": " ".join(["python", "benchmarks/throughput.py", *sys.argv[1:]]),
+                  "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                  "machine": machine_info(), "scale": args.scale, "sizes": sizes, "training": train}
+    result["verdict"] = judge(result["sizes"], result["training"])
+    train_dir = WORK / "train-plain_ce"
+    result["estimate"] = estimate(result, model_shape(train_dir) if (train_dir / "ckpt.pt").exists() else None)
     write_json(RESULTS.with_name(RESULTS.name + suffix + ".json"), result)
     write_text(RESULTS.with_name(RESULTS.name + suffix + ".md"), markdown(result))
     print(markdown(result))
