@@ -242,8 +242,8 @@ def measure_size(copies: int, scale: float, repeats: int, with_scheduler: bool) 
 def training_overhead(run: Path, steps: int, repeats: int) -> dict:
     """tokens/s of CE + register loss against plain CE (weight 0), same model, data and seed."""
     figures: dict[str, list[float]] = {}
-    for _ in range(repeats):
-        for name, weight in (("plain_ce", "0"), ("register_loss", "0.5")):
+    for k in range(repeats):  # the order alternates: the first run of a round was measured faster or slower
+        for name, weight in (("plain_ce", "0"), ("register_loss", "0.5"))[::1 if k % 2 == 0 else -1]:
             out = WORK / f"train-{name}"
             shutil.rmtree(out, ignore_errors=True)
             timed([*CLI, "train", "--labels", str(run), "--out", str(out), "--steps", str(steps),
@@ -424,6 +424,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="share of each novel's lines (a quick check)")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--train-steps", type=int, default=60, help="0 skips the training measurement")
+    parser.add_argument("--train-repeats", type=int, default=None, help="training runs of each kind (default --repeats)")
     parser.add_argument("--no-scheduler", action="store_true", help="skip the CLI-started Dask cluster")
     parser.add_argument("--report-only", action="store_true",
                         help="rewrite the verdict, estimate and Markdown of the results JSON, run nothing")
@@ -433,7 +434,8 @@ def main() -> None:
         result = json.loads(RESULTS.with_name(RESULTS.name + suffix + ".json").read_text())
     else:
         sizes = [cached_size(c, args.scale, args.repeats, not args.no_scheduler) for c in args.copies]
-        train = (training_overhead(WORK / f"run-j1-x{args.copies[0]}", args.train_steps, args.repeats)
+        train = (training_overhead(WORK / f"run-j1-x{args.copies[0]}", args.train_steps,
+                                   args.train_repeats or args.repeats)
                  if args.train_steps else None)
         result = {"command": " ".join(["python", "benchmarks/throughput.py", *sys.argv[1:]]),
                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
