@@ -72,8 +72,8 @@ class ParseConfig:
 
 @dataclass
 class ClusterConfig:
-    """Where the sharded stages' tasks run (parse, candidates, label, aggregate, registers). Output does not
-    depend on it: it is in no stage's fingerprint."""
+    """Where the sharded stages' tasks run (parse, candidates, label, aggregate, endmodel, registers). Output
+    does not depend on it: it is in no stage's fingerprint."""
 
     workers: int = 1
     """Worker processes of the local Dask cluster (distributed.LocalCluster, one thread each) that a run

@@ -238,7 +238,9 @@ def fit_rows(sharded: Path, columns: list[str], eligible: Callable[[pd.DataFrame
     for k in range(len(row_group_sizes(sharded))):
         rows = eligible_in(k)
         total += len(rows)
-        kept = kept + [rows] if total <= max_rows else []
+        kept.append(rows)
+        if total > max_rows:  # a sample then: stop holding rows
+            kept.clear()
     if total <= max_rows:
         return kept, total
     return [rows[fit_sample(len(rows), max_rows / total, seed, k)]
