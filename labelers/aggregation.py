@@ -175,12 +175,6 @@ def fit_sample(n_rows: int, rate: float, seed: int, shard: int) -> np.ndarray:
     return np.random.default_rng([seed, shard]).random(n_rows) < rate
 
 
-def fit(method: str, L: np.ndarray, train_mask: np.ndarray, lf_names: list[str], s: Settings) -> Fitted:
-    """One aggregator fitted on the train rows of L (majority vote needs no fit; callers check fallback_reason)."""
-    columns, model = AGGREGATORS[method](L[train_mask], s)
-    return Fitted(method, list(lf_names), columns, model)
-
-
 @dataclass
 class Fits:
     """Every option fitted on the train split's label matrix, and the one the run uses; applied to any rows
@@ -221,10 +215,11 @@ def _describe(fitted: Fitted, L_train: np.ndarray) -> dict[str, Any]:
 
 
 def fit_timed(method: str, L_train: np.ndarray, lf_names: list[str], s: Settings) -> tuple[Fitted, float]:
-    """One option fitted on the train rows, and its seconds (a top-level function: a Dask worker imports it)."""
+    """One option fitted on the train rows (majority vote needs no fit; callers check fallback_reason), and its
+    seconds (a top-level function: a Dask worker imports it)."""
     started = time.perf_counter()
-    fitted = fit(method, L_train, np.ones(len(L_train), dtype=bool), lf_names, s)
-    return fitted, time.perf_counter() - started
+    columns, model = AGGREGATORS[method](L_train, s)
+    return Fitted(method, list(lf_names), columns, model), time.perf_counter() - started
 
 
 FitMany = Callable[[list[str], np.ndarray, list[str], Settings], list[tuple[Fitted, float]]]
