@@ -52,7 +52,7 @@ CANDIDATE_COLUMNS: list[str] = [
     "attr_text", "attr_lower", "attr_lemma", "attr_pos", "attr_tag", "attr_dep", "attr_type",
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
-    "negated", "neg_det", "than_follows", "prep", "in_name", "expletive_it",
+    "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "expletive_it",
     "distance", "nouns_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
     "sent_text",
 ]
@@ -81,6 +81,16 @@ NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME",
 DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
 NEGATIVE_DETS = frozenset({"no", "neither"})
 NEGATORS = frozenset({"not", "n't", "never"})
+IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
+"""Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
+confident prediction asserts: "will make her very happy"), "can" or "must" (ability and inference)."""
+IRREALIS_MARKS = frozenset({"if", "unless", "lest", "whether"})
+IRREALIS_VERBS = frozenset({"wish", "hope", "try", "want", "attempt", "endeavour", "endeavor", "desire",
+                            "propose", "intend", "mean"})
+"""Verbs whose complement clause is wanted or attempted, not asserted ("wished to be useful", "tried to
+look calm", "hope you are well")."""
+LEMMA_FIXES = {"hoped": "hope", "hoping": "hope"}
+"""Word forms the small English pipeline lemmatises wrongly ("hoped" -> "hop")."""
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
@@ -129,6 +139,8 @@ def mention_kind(tok: Token) -> str | None:
     if tok.pos_ == "PROPN":
         if tok.dep_ in ("compound", "flat") and tok.head.pos_ == "PROPN" and tok.head is not tok:
             return None
+        if is_proper_adjective(tok):
+            return None
         if tok.lower_ in load_coref_tables()[1]:  # a bare title ("Sir", "Mrs.") heading nothing
             return None
         return "name"
@@ -143,11 +155,20 @@ def _is_name_adjective(tok: Token) -> bool:
             and tok.is_title and tok.lower_ in load_lexicon())
 
 
+def is_proper_adjective(tok: Token) -> bool:
+    """A proper adjective tagged as a name, on a common noun: spaCy's own amod ("the Ugandan government") or
+    a nationality in the lexicon as a compound ("the Thai baht" with 'thai' an origin adjective); not a
+    place or person modifying a noun ("the London road")."""
+    if tok.pos_ != "PROPN" or tok.head is tok or tok.head.pos_ != "NOUN" or tok.head.i < tok.i:
+        return False
+    return tok.dep_ == "amod" or (tok.dep_ == "compound" and attribute_type(tok.lower_) == "origin")
+
+
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok):
         return False
-    if tok.pos_ == "ADJ":
+    if tok.pos_ == "ADJ" or is_proper_adjective(tok):
         return True
     if tok.tag_ in ("VBN", "VBG") and tok.dep_ in PARTICIPLE_DEPS:
         return True
@@ -256,11 +277,23 @@ def _linking_chain(verb: Token) -> Token:
     return verb
 
 
+def _hyphen_compound_head(adj: Token, noun: Token) -> Token:
+    """The noun that a hyphenated compound modifier describes: "low-cost labour" -> labour (spaCy parses
+    "low" as a modifier of "cost"); ``noun`` itself when adj-noun is no such compound."""
+    doc = adj.doc
+    glued = (noun.i == adj.i + 2 and doc[adj.i + 1].text == "-" and not adj.whitespace_
+             and not doc[adj.i + 1].whitespace_)
+    if glued and noun.dep_ in ("nmod", "amod", "compound") and noun.head.pos_ in ("NOUN", "PROPN") \
+            and noun.head.i > noun.i:
+        return noun.head
+    return noun
+
+
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
-        target = _noun_head(head)
+        target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
         if adj.i > head.i and any(t.text == "," for t in adj.doc[head.i + 1:adj.i]):
             relation = "appos"
@@ -324,6 +357,35 @@ def is_negated(adj: Token, att: Attachment) -> bool:
                if c.dep_ in ("neg", "advmod"))
 
 
+def is_non_asserted(att: Attachment, doc: Doc) -> bool:
+    """A predicate the text does not assert (data/gold/README.md, non-asserted contexts): its verb has a
+    hypothetical modal ("would be happy"), a subjunctive "were" after a singular subject ("till he were
+    old"), a conditional complementiser ("if she were rich", "unless it is true"), or it is the complement
+    of a wish or an attempt ("wished to be useful", "hoped she was well"). Attributive pairs never are."""
+    chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
+    if not chain:
+        return False
+    for verb in chain:
+        for c in verb.children:
+            if c.dep_ in ("aux", "auxpass") and c.lower_ in IRREALIS_MODALS:
+                return True
+            if c.dep_ == "mark" and c.lower_ in IRREALIS_MARKS:
+                return True
+    wanting = chain[1:] + ([chain[-1].head] if chain[-1].dep_ == "ccomp" else [])  # "hoped (that) she was"
+    if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
+        return True
+    return _subjunctive_were(chain[0])
+
+
+def _subjunctive_were(verb: Token) -> bool:
+    be = verb if verb.lower_ == "were" else next((c for c in verb.children
+                                                 if c.dep_ in ("auxpass", "aux") and c.lower_ == "were"), None)
+    if be is None:
+        return False
+    subj = find_subject(verb)
+    return subj is not None and (subj.lower_ in ("i", "he", "she", "it") or subj.tag_ in ("NN", "NNP"))
+
+
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun has the determiner "no"/"neither" ("no great beauty")."""
     if att.target < 0:
@@ -355,7 +417,7 @@ def prep_of(adj: Token) -> str:
 def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
     """The adjective is part of a fixed proper name ("Great Britain", "the Crown Inn"...)."""
     if adj.pos_ == "PROPN":
-        return True
+        return not is_proper_adjective(adj)
     if not adj.is_title:
         return False
     span = name_ents.get(adj.i)
@@ -606,7 +668,8 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
 
     Types: ints for sent, ent_i, attr_i, *_start, *_end, ent_id, antecedent_i, attr_target_i,
     distance, nouns_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
-    antecedent_person, same_clause, negated, neg_det, than_follows, in_name, expletive_it, attr_before,
+    antecedent_person, same_clause, negated, non_asserted, neg_det, than_follows, in_name, expletive_it,
+    attr_before,
     nearest_mention, next_mention, nearest_person; strings for the rest ('' when empty).
     """
     sent_of, sents = _sentence_ids(doc)
@@ -694,7 +757,8 @@ def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span],
         "attr_text": adj.text, "attr_lower": adj.lower_, "attr_lemma": lemma, "attr_pos": adj.pos_,
         "attr_tag": adj.tag_, "attr_dep": adj.dep_, "attr_type": lexicon.get(lemma, ""),
         "gov_lemma": gov,
-        "negated": is_negated(adj, att), "neg_det": has_negative_det(att, doc),
+        "negated": is_negated(adj, att), "non_asserted": is_non_asserted(att, doc),
+        "neg_det": has_negative_det(att, doc),
         "than_follows": than_follows(adj), "prep": prep_of(adj),
         "in_name": in_name(adj, name_ents),
     }

@@ -8,6 +8,7 @@ float NaN and a missing bool/int makes the column float or object, so LFs read v
 from __future__ import annotations
 
 import math
+import re
 from types import MappingProxyType
 
 import numpy as np
@@ -42,32 +43,58 @@ def num(value: object, default: int = -1) -> int:
     return default
 
 
-AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "very", "usual", "said", "given",
+AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "past", "very", "usual", "said", "given",
                                    "chief", "main", "principal", "same", "whole", "entire", "proper", "different"})
 """Adjectives that are determiner-like only in attributive use ("a certain man", "a different story" vs
 "she was certain", "they were different")."""
+ORDINAL = re.compile(r"\d+(st|nd|rd|th)|.*(teenth|tieth)|eleventh|twelfth|hundredth|thousandth")
+"""Ordinals beyond the lexicon's first..tenth ("the 19th century", "its twelfth year"): determiner-like."""
+
+
+def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
+    """A determiner-like adjective: in the lexicon's determiner class, or an ordinal."""
+    return lemma in determiners or ORDINAL.fullmatch(lemma) is not None
+
+FIXED_PHRASES = MappingProxyType({
+    "great": frozenset({"deal", "while", "measure", "many"}),
+    "good": frozenset({"deal", "while", "many"}),
+    "little": frozenset({"while", "bit"}),
+    "long": frozenset({"while"}),
+})
+"""Adjective lemma -> the nouns it forms a quantity or time idiom with."""
+
+
+def fixed_phrase(x, phrases) -> bool:
+    """The adjective and its noun form a quantity or time idiom ("a great deal", "a little while")."""
+    nouns = phrases.get(text(x.attr_lemma).lower(), frozenset())
+    return text(x.ent_lemma).lower() in nouns and text(x.relation) == "amod"
+
 
 BLOCK = MappingProxyType({
     "determiners": lemmas_of_type("determiner"),
     "ambiguous": AMBIGUOUS_DETERMINERS,
     "relational": lemmas_of_type("relational"),
     "weather": lemmas_of_type(*WEATHER_TYPES) | {"fine", "dark", "light", "bright", "dusk"},
+    "phrases": FIXED_PHRASES,
 })
 """Lookup tables for ``blocked`` (pass as ``resources=dict(block=BLOCK)``)."""
 
 
 def blocked(x, block) -> bool:
-    """True when the pair cannot be an asserted property whatever its structure: negated, "than"
-    comparison, inside a name, expletive it, determiner-like, relational with a preposition, weather it.
+    """True when the pair cannot be an asserted property whatever its structure: negated or not asserted,
+    "than" comparison, inside a name, expletive it, determiner-like, relational with a preposition, weather it.
     The positive LFs (except the deliberately noisy ones) abstain on such pairs."""
-    if (flag(x.negated) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
+    if (flag(x.negated) or flag(x.non_asserted) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
             or flag(x.expletive_it)):
         return True
     lemma = text(x.attr_lemma)
-    if lemma in block["determiners"]:
+    if determiner_like(lemma, block["determiners"]):
         return True
     if lemma in block["ambiguous"] and text(x.relation) in ("amod", "conj") and flag(x.attr_before):
         return True
-    if lemma in block["relational"] and (text(x.prep) or (flag(x.attr_before) and text(x.relation) == "amod")):
+    before_noun = flag(x.attr_before) and text(x.relation) in ("amod", "conj")
+    if lemma in block["relational"] and (text(x.prep) or before_noun):
+        return True
+    if fixed_phrase(x, block["phrases"]):
         return True
     return text(x.ent_lower) == "it" and lemma in block["weather"]

@@ -2,13 +2,13 @@
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, NOT_BOUND
-from labelers.lfs._util import BLOCK, flag, text
+from labelers.lfs._util import BLOCK, determiner_like, flag, text
 
 
 @labeling_function(resources=dict(determiners=BLOCK["determiners"]))
 def lf_determiner_like(x, determiners):
-    """other, such, same, own, many, few, several, whole, first, last, next, ... -> NOT_BOUND."""
-    return NOT_BOUND if text(x.attr_lemma) in determiners else ABSTAIN
+    """other, such, same, own, many, few, several, whole, first, last, next, 19th, ... -> NOT_BOUND."""
+    return NOT_BOUND if determiner_like(text(x.attr_lemma), determiners) else ABSTAIN
 
 
 @labeling_function(resources=dict(ambiguous=BLOCK["ambiguous"]))

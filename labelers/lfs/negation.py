@@ -1,4 +1,4 @@
-"""Negation: a negated assertion is not a binding."""
+"""Negation and non-asserted contexts: a denied or merely hypothetical property is not a binding."""
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, NOT_BOUND
@@ -17,4 +17,11 @@ def lf_negative_determiner(x):
     return NOT_BOUND if flag(x.neg_det) else ABSTAIN
 
 
-LFS = [lf_negated, lf_negative_determiner]
+@labeling_function()
+def lf_non_asserted(x):
+    """A hypothetical, conditional or wished-for predicate: "she would be happy", "if he were rich",
+    "hoped to be useful" -> NOT_BOUND."""
+    return NOT_BOUND if flag(x.non_asserted) else ABSTAIN
+
+
+LFS = [lf_negated, lf_negative_determiner, lf_non_asserted]

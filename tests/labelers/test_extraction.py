@@ -29,7 +29,7 @@ def test_columns_and_types(parser):
         for col in ("sent", "ent_i", "attr_i", "ent_start", "ent_end", "attr_start", "attr_end", "ent_id",
                     "antecedent_i", "attr_target_i", "distance", "nouns_between"):
             assert type(r[col]) is int, col
-        for col in ("ent_person", "negated", "than_follows", "in_name", "expletive_it", "nearest_mention",
+        for col in ("ent_person", "negated", "non_asserted", "than_follows", "in_name", "expletive_it", "nearest_mention",
                     "same_clause", "attr_before", "neg_det"):
             assert type(r[col]) is bool, col
         for col in ("cand_id", "doc_id", "ent_text", "attr_lemma", "relation", "dep_path", "prep", "sent_text"):
@@ -111,6 +111,20 @@ def test_relations(parser, text, ent, attr, relation):
     row = parser.pair(text, ent, attr)
     assert row.relation == relation
     assert row.attr_target_i == row.ent_i
+
+
+def test_proper_adjectives_are_attributes_not_mentions(parser):
+    row = parser.pair("The Thai baht has remained stable.", "baht", "Thai")  # a nationality compound
+    assert row.relation == "amod" and not row.in_name
+    assert "Thai" not in set(parser.frame("The Thai baht has remained stable.").ent_text)
+    assert parser.pair("They came from Great Britain.", "Britain", "Great").in_name  # a name stays a name
+
+
+def test_hyphenated_compound_modifier_describes_the_noun_after_it(parser):
+    text = "It grew because of its relatively low-cost, highly-skilled labor force."
+    assert parser.pair(text, "force", "low").relation == "amod"
+    assert parser.pair(text, "cost", "low").relation == "none"
+    assert parser.pair("The old grey house was large.", "house", "old").relation == "amod"  # no hyphen: as before
 
 
 def test_attach_direct(parser):

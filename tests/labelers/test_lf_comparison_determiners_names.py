@@ -1,7 +1,7 @@
 """labelers.lfs.comparison, labelers.lfs.determiners and labelers.lfs.names."""
 from lf_helpers import check_votes
 
-from labelers.labels import ABSTAIN, NOT_BOUND
+from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
 from labelers.lfs import comparison, determiners, idioms, names
 
 
@@ -47,6 +47,9 @@ def test_determiner_like(parser):
         ("She had many friends and her own house.", "friends", "many", NOT_BOUND),
         ("She had many friends and her own house.", "house", "own", NOT_BOUND),
         ("The first visit was the last.", "visit", "first", NOT_BOUND),
+        ("It happened in the 19th century and in its twelfth year.", "century", "19th", NOT_BOUND),
+        ("It happened in the 19th century and in its twelfth year.", "year", "twelfth", NOT_BOUND),
+        ("She came on the following day.", "day", "following", NOT_BOUND),
         ("The young girl came home.", "girl", "young", ABSTAIN),
     ])
 
@@ -65,4 +68,20 @@ def test_in_name(parser):
         ("The girl came from Great Britain.", "girl", "Great", NOT_BOUND),
         ("Poor Miss Taylor was gone.", "Taylor", "Poor", ABSTAIN),
         ("The great house was empty.", "house", "great", ABSTAIN),
+    ])
+
+
+def test_guarded_rules_silence_the_structural_lfs(parser):
+    """Where a NOT_BOUND rule fires, the structural LFs abstain (no clash for the label models to misread)."""
+    from labelers.lfs import syntax
+    check_votes(parser, syntax.lf_attributive, [
+        ("She had a great deal of money.", "deal", "great", ABSTAIN),
+        ("It was a great house.", "house", "great", BOUND),
+    ])
+    check_votes(parser, syntax.lf_conjunct, [
+        ("It was a large and equal share.", "share", "equal", ABSTAIN),
+        ("It was a large and heavy box.", "box", "heavy", BOUND),
+    ])
+    check_votes(parser, comparison.lf_relational_attributive, [
+        ("It was a large and equal share.", "share", "equal", NOT_BOUND),
     ])

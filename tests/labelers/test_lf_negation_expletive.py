@@ -1,7 +1,7 @@
 """labelers.lfs.negation and labelers.lfs.expletive."""
 from lf_helpers import check_votes
 
-from labelers.labels import ABSTAIN, NOT_BOUND
+from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
 from labelers.lfs import expletive, negation
 
 
@@ -18,6 +18,34 @@ def test_negative_determiner(parser):
     check_votes(parser, negation.lf_negative_determiner, [
         ("There was no great beauty in her.", "beauty", "great", NOT_BOUND),
         ("There was a great beauty in her.", "beauty", "great", ABSTAIN),
+    ])
+
+
+def test_non_asserted(parser):
+    check_votes(parser, negation.lf_non_asserted, [
+        ("She would be happy.", "She", "happy", NOT_BOUND),
+        ("If he were rich, he would marry.", "he", "rich", NOT_BOUND),
+        ("Unless the box is heavy, take it.", "box", "heavy", NOT_BOUND),
+        ("He stayed till he were old enough.", "he", "old", NOT_BOUND),
+        ("I wish they may be heartily ashamed of it.", "they", "ashamed", NOT_BOUND),
+        ("She hoped to be useful.", "She", "useful", NOT_BOUND),  # "hoped" is lemmatised "hop"
+        ("She hoped that he was well.", "he", "well", NOT_BOUND),
+        ("She tried to look calm.", "She", "calm", NOT_BOUND),
+        # asserted: plain, confident prediction, ability, linking verb, plural "were", attributive
+        ("She was happy.", "She", "happy", ABSTAIN),
+        ("She will be very happy.", "She", "happy", ABSTAIN),
+        ("He can be very rude.", "He", "rude", ABSTAIN),
+        ("She seemed happy.", "She", "happy", ABSTAIN),
+        ("They were old.", "They", "old", ABSTAIN),
+        ("The old man would come.", "man", "old", ABSTAIN),
+    ])
+
+
+def test_non_asserted_blocks_positive_lfs(parser):
+    from labelers.lfs import syntax
+    check_votes(parser, syntax.lf_predicative_linking, [
+        ("She would be happy.", "She", "happy", ABSTAIN),
+        ("She was happy.", "She", "happy", BOUND),
     ])
 
 
