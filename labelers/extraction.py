@@ -212,9 +212,13 @@ def attribute_lemma(tok: Token) -> str:
 
 
 def _passive_subject(tok: Token) -> Token | None:
-    if not any(c.dep_ == "auxpass" for c in tok.children):
+    """The subject of a participle with a passive auxiliary: its nsubjpass, or a subject the parser hung on
+    the auxiliary ("I am determined": "I" an nsubj of "am")."""
+    aux = [c for c in tok.children if c.dep_ == "auxpass"]
+    if not aux:
         return None
-    return next((c for c in tok.children if c.dep_ == "nsubjpass"), None)
+    own = next((c for c in tok.children if c.dep_ in SUBJECT_DEPS), None)
+    return own if own is not None else next((c for a in aux for c in a.children if c.dep_ in SUBJECT_DEPS), None)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,8 +262,11 @@ def _object(verb: Token) -> Token | None:
     return next((c for c in verb.children if c.dep_ == "dobj"), None)
 
 
-def _subject_attachment(adj: Token, verb: Token, relation: str) -> Attachment:
-    subj = find_subject(verb)
+def _subject_attachment(adj: Token, verb: Token, relation: str, subj: Token | None = None) -> Attachment:
+    """The predicate ``adj`` of ``verb`` on the verb's subject (``subj`` when given, else found); through a
+    relative pronoun on the noun its clause modifies ("a man who was rich", "Mrs. Jennings, who had been
+    inclined")."""
+    subj = subj if subj is not None else find_subject(verb)
     if subj is None:
         return Attachment(-1, "none", "none", verb.i, adj.i)
     if subj.lower_ in RELATIVE_PRONOUNS and subj.tag_ in ("WP", "WDT"):
@@ -302,7 +309,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         return Attachment(_noun_head(head).i, "appos", "appos", -1, adj.i)
     subj = _passive_subject(adj) if adj.tag_ == "VBN" else None
     if subj is not None:  # "he was seated"
-        return Attachment(subj.i, "predicative", "predicative", adj.i, adj.i)
+        return _subject_attachment(adj, adj, "predicative", subj)
     own_subj = next((c for c in adj.children if c.dep_ in SUBJECT_DEPS), None)
     if own_subj is not None:  # small clause: "found him asleep", "made him happy"
         if dep in ("ccomp", "xcomp", "oprd", "advcl", "conj") and head.pos_ in ("VERB", "AUX") \

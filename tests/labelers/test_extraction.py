@@ -106,6 +106,10 @@ def test_name_head_and_appositive_list(parser):
     ("They found him asleep.", "him", "asleep", "oprd"),
     ("The man was tall and dark.", "man", "dark", "conj"),
     ("He was seated by the fire.", "He", "seated", "predicative"),
+    # the parser hangs the subject on the passive auxiliary here ("I" an nsubj of "am")
+    ("Have you settled it? I am determined at all events to be dressed like you.", "I", "determined",
+     "predicative"),
+    ("There was a man who was seated by the fire.", "man", "seated", "relcl"),  # passive through "who"
 ])
 def test_relations(parser, text, ent, attr, relation):
     row = parser.pair(text, ent, attr)
