@@ -109,6 +109,8 @@ obliged")."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
 """A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
 gained nothing", "seemed to have expected her"), not a small clause."""
+TIME_NOUNS = frozenset({"time", "moment", "instant", "while", "minute", "second", "hour", "day", "week"})
+"""Nouns of a duration adverbial ("for a short time"), which an adjective after them does not describe."""
 ANTECEDENT_WINDOW = 3
 """A pronoun looks for its antecedent in its own sentence and at most this many sentences before."""
 MAX_PATH = 6
@@ -299,6 +301,9 @@ def _hyphen_compound_head(adj: Token, noun: Token) -> Token:
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
+    repaired = _as_predicate(adj) or _postposed_on_time_noun(adj)
+    if repaired is not None:
+        return repaired
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
@@ -317,14 +322,48 @@ def _direct_attachment(adj: Token) -> Attachment:
             return Attachment(own_subj.i, "oprd", "oprd", head.i, adj.i)
         return Attachment(own_subj.i, "predicative", "predicative", adj.i, adj.i)
     if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head is not adj:
-        obj = _object(head)
-        if obj is not None and head.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
-            return Attachment(obj.i, "oprd", "oprd", head.i, adj.i)
-        if dep == "ccomp":
-            return Attachment(-1, "none", "none", head.i, adj.i)
-        linking = _linking_chain(head).lemma_ in LINKING_VERBS
-        return _subject_attachment(adj, head, "predicative" if linking else "depictive")
+        return _verb_predicate(adj, head, dep)
     return Attachment(-1, "none", "none", -1, adj.i)
+
+
+def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
+    """``adj`` as a predicate of ``verb`` (``dep`` its role): on the object of a non-copula ("found him
+    asleep"), else on the subject, predicative after a linking verb and depictive after others."""
+    obj = _object(verb)
+    if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
+        return Attachment(obj.i, "oprd", "oprd", verb.i, adj.i)
+    if dep == "ccomp":
+        return Attachment(-1, "none", "none", verb.i, adj.i)
+    linking = _linking_chain(verb).lemma_ in LINKING_VERBS
+    return _subject_attachment(adj, verb, "predicative" if linking else "depictive")
+
+
+def _as_predicate(adj: Token) -> Attachment | None:
+    """"treating their fears as idle", "he was regarded as foolish": an adjective object of "as" on a verb
+    is an object predicate (of the object, or of the subject of a passive); None for other adjectives."""
+    prep = adj.head
+    if adj.dep_ not in ("pobj", "amod") or prep.lower_ != "as" or prep.dep_ != "prep" \
+            or prep.head.pos_ not in ("VERB", "AUX") or prep.head is prep:
+        return None
+    verb = prep.head
+    obj = _object(verb)
+    if obj is not None:
+        return Attachment(obj.i, "oprd", "oprd", verb.i, adj.i)
+    subj = _passive_subject(verb)
+    return _subject_attachment(adj, verb, "oprd", subj) if subj is not None else None
+
+
+def _postposed_on_time_noun(adj: Token) -> Attachment | None:
+    """"John was for a short time silent", "made her for a time sensible": the parser hangs the
+    predicate on the time noun of the adverbial before it; re-attach it as the clause's predicate."""
+    noun, doc = adj.head, adj.doc
+    if adj.dep_ != "amod" or noun.i >= adj.i or noun.lemma_.lower() not in TIME_NOUNS or noun.dep_ != "pobj" \
+            or any(t.text == "," for t in doc[noun.i + 1:adj.i]):
+        return None
+    prep = noun.head
+    if prep.dep_ != "prep" or prep.head.pos_ not in ("VERB", "AUX") or prep.head is prep:
+        return None
+    return _verb_predicate(adj, prep.head, "acomp")
 
 
 def attach(adj: Token) -> Attachment:

@@ -110,6 +110,11 @@ def test_name_head_and_appositive_list(parser):
     ("Have you settled it? I am determined at all events to be dressed like you.", "I", "determined",
      "predicative"),
     ("There was a man who was seated by the fire.", "man", "seated", "relcl"),  # passive through "who"
+    ("Though treating their apprehensions as idle, he went.", "apprehensions", "idle", "oprd"),
+    ("He was regarded as foolish by all.", "He", "foolish", "oprd"),
+    # parsed as a modifier of the time noun; re-attached as the clause's predicate
+    ("Elinor said no more, and John was also for a short time silent.", "John", "silent", "predicative"),
+    ("It made her for a short time sensible only of resentment.", "her", "sensible", "oprd"),
 ])
 def test_relations(parser, text, ent, attr, relation):
     row = parser.pair(text, ent, attr)
@@ -129,6 +134,12 @@ def test_hyphenated_compound_modifier_describes_the_noun_after_it(parser):
     assert parser.pair(text, "force", "low").relation == "amod"
     assert parser.pair(text, "cost", "low").relation == "none"
     assert parser.pair("The old grey house was large.", "house", "old").relation == "amod"  # no hyphen: as before
+
+
+def test_time_noun_repair_leaves_the_time_noun_and_other_postposed_adjectives(parser):
+    assert parser.pair("Elinor said no more, and John was also for a short time silent.", "time",
+                       "silent").relation == "none"
+    assert parser.pair("Among the people present was a doctor.", "people", "present").relation == "amod"
 
 
 def test_attach_direct(parser):
