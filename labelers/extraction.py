@@ -81,6 +81,7 @@ NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME",
 DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
 NEGATIVE_DETS = frozenset({"no", "neither"})
 NEGATORS = frozenset({"not", "n't", "never"})
+NEGATING_PHRASES = ("by no means", "in no way", "in no respect", "nowise", "not at all")
 IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
 confident prediction asserts: "will make her very happy"), "can" or "must" (ability and inference)."""
@@ -400,7 +401,18 @@ def is_negated(adj: Token, att: Attachment) -> bool:
     carriers = [adj] + ([doc[att.first]] if att.first >= 0 and att.first != adj.i else [])
     carriers += _verb_chain(att, doc)
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
-               if c.dep_ in ("neg", "advmod"))
+               if c.dep_ in ("neg", "advmod")) or _negating_phrase_before(adj)
+
+
+def _negating_phrase_before(adj: Token) -> bool:
+    """"had by no means been pleasant", "was in no way offended": a negating phrase in the few words before
+    the adjective (the parser rarely attaches these to the verb they negate)."""
+    doc = adj.doc
+    lo = adj.i
+    while lo > 0 and adj.i - lo < 8 and doc[lo - 1].text not in (";", ":", ".", "!", "?"):
+        lo -= 1
+    words = " ".join(t.lower_ for t in doc[lo:adj.i])
+    return any(phrase in words for phrase in NEGATING_PHRASES)
 
 
 def is_non_asserted(att: Attachment, doc: Doc) -> bool:
@@ -433,10 +445,22 @@ def _subjunctive_were(verb: Token) -> bool:
 
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
-    """The described noun has the determiner "no"/"neither" ("no great beauty")."""
+    """The described noun is denied: its determiner is "no"/"neither" ("no great beauty"), it is the
+    object of "without" directly or through "of" ("without a kind word", "without the considerations of
+    decent civility"), or it has "any" under a negated verb ("did not know any better qualifications")."""
     if att.target < 0:
         return False
-    return any(c.dep_ == "det" and c.lower_ in NEGATIVE_DETS for c in doc[att.target].children)
+    noun = doc[att.target]
+    dets = {c.lower_ for c in noun.children if c.dep_ == "det"}
+    if dets & NEGATIVE_DETS:
+        return True
+    prep = noun.head if noun.dep_ == "pobj" else None
+    if prep is not None and prep.lower_ == "of" and prep.head.dep_ == "pobj":
+        prep = prep.head.head
+    if prep is not None and prep.lower_ == "without":
+        return True
+    verb = noun.head.head if noun.dep_ == "pobj" else noun.head
+    return "any" in dets and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
 
 
 def than_follows(adj: Token) -> bool:

@@ -13,7 +13,8 @@ def lf_negated(x):
 
 @labeling_function()
 def lf_negative_determiner(x):
-    """The described noun has "no": "no great beauty" -> NOT_BOUND."""
+    """The described noun is denied: "no great beauty", "without a kind word", "did not know any better
+    friend" -> NOT_BOUND."""
     return NOT_BOUND if flag(x.neg_det) else ABSTAIN
 
 

@@ -10,6 +10,7 @@ def test_negated(parser):
         ("She was not happy.", "She", "happy", NOT_BOUND),
         ("He was never tired.", "He", "tired", NOT_BOUND),
         ("She did not seem to be happy.", "She", "happy", NOT_BOUND),
+        ("It was clear that the drive had by no means been very pleasant.", "drive", "pleasant", NOT_BOUND),
         ("She was happy.", "She", "happy", ABSTAIN),
     ])
 
@@ -17,6 +18,12 @@ def test_negated(parser):
 def test_negative_determiner(parser):
     check_votes(parser, negation.lf_negative_determiner, [
         ("There was no great beauty in her.", "beauty", "great", NOT_BOUND),
+        ("He left without a kind word.", "word", "kind", NOT_BOUND),
+        ("She was driven out, without the considerations even of decent civility!", "civility", "decent",
+         NOT_BOUND),
+        ("I do not know any better qualifications for a friend.", "qualifications", "better", NOT_BOUND),
+        ("I know some better qualifications for a friend.", "qualifications", "better", ABSTAIN),
+        ("He left with a kind word.", "word", "kind", ABSTAIN),
         ("There was a great beauty in her.", "beauty", "great", ABSTAIN),
     ])
 
