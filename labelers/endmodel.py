@@ -5,7 +5,10 @@ Features are hashed strings of the pair's structure, never the words of the enti
 themselves (those would learn this corpus's noun-adjective habits, not binding): the dependency path,
 relation, POS / tag / dependency labels of both ends and of the words around and between them, the
 lemmas of closed-class words between them, the governor's lemma, distance buckets, the number of
-intervening nouns and the adjective's lexicon class. spaCy's contextual token vectors are not among them:
+intervening nouns, the adjective's lexicon class, and whether a guard rule rules the pair out
+(labelers.lfs._util.blocked: negated, not asserted, determiner-like, an ordinal, a fixed phrase...; the
+adjective's word is no feature, so without it "a great deal" and "the 19th century" look like any
+attributive pair). spaCy's contextual token vectors are not among them:
 tokens.parquet does not keep them (96 floats per token from the parse stage's tok2vec), and recomputing
 them means running the pipeline over the corpus a second time (the parse stage's cost). The loss is
 noise-aware: each training row appears as BOUND with weight P(BOUND) and as NOT_BOUND with weight
@@ -25,6 +28,7 @@ from scipy import sparse
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
+from labelers.lfs._util import BLOCK, blocked
 from pipeline.core.errors import UserError
 from pipeline.core.io import atomic_path, load_weights
 
@@ -93,6 +97,8 @@ def _candidate_blocks(cands: pd.DataFrame) -> list[_Block]:
     for c in FLAG_COLUMNS:  # a flag is a feature where it is set (truthiness, as bool() of the value)
         flagged = np.flatnonzero(cands[c].to_numpy().astype(bool))
         blocks.append(_Block(flagged, np.zeros(len(flagged), np.int64), [c]))
+    guarded = np.flatnonzero([blocked(x, BLOCK) for x in cands.itertuples(index=False)])
+    blocks.append(_Block(guarded, np.zeros(len(guarded), np.int64), ["blocked"]))  # see module docstring
     blocks += [_by_value(rows, cands["distance"], lambda d: f"dist={_bucket(int(d))}"),
                _by_value(rows, cands["nouns_between"], lambda m: f"nouns_between={min(int(m), 3)}")]
     relation, relations = pd.factorize(cands["relation"], use_na_sentinel=False)

@@ -7,6 +7,7 @@ import pytest
 from scipy import sparse
 
 from labelers import endmodel
+from labelers.lfs._util import BLOCK, blocked
 
 TOKENS = pd.DataFrame({"doc_id": "d", "i": range(5), "pos": ["DET", "ADJ", "NOUN", "AUX", "ADJ"],
                        "dep": ["det", "amod", "nsubj", "ROOT", "acomp"], "lemma": ["the", "red", "ball", "be", "big"]})
@@ -15,7 +16,7 @@ TOKENS = pd.DataFrame({"doc_id": "d", "i": range(5), "pos": ["DET", "ADJ", "NOUN
 def candidate(ent_i: int, attr_i: int, relation: str) -> dict:
     cand = {c: "" for c in endmodel.PAIR_COLUMNS} | {c: False for c in endmodel.FLAG_COLUMNS}
     return cand | {"doc_id": "d", "ent_i": ent_i, "attr_i": attr_i, "relation": relation, "distance": abs(ent_i - attr_i),
-                   "nouns_between": 0, "ent_lemma": "ball", "attr_lemma": "red"}
+                   "nouns_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red"}
 
 
 def test_features_describe_structure_not_the_words():
@@ -27,9 +28,17 @@ def test_features_describe_structure_not_the_words():
     assert (endmodel.featurize(cands, closed_class, 1) != X).nnz > 0
 
 
+def test_a_guard_rule_is_a_feature_though_the_words_are_not():
+    deal = candidate(2, 1, "amod") | {"ent_lemma": "deal", "ent_lower": "deal", "attr_lemma": "great"}  # an idiom
+    house = deal | {"ent_lemma": "house", "ent_lower": "house"}
+    X = endmodel.featurize(pd.DataFrame([deal, house]), TOKENS, window=1)
+    assert (X[0] != X[1]).nnz == 1 and X[0].sum() == X[1].sum() + 1  # the one difference: "blocked"
+
+
 def reference_features(cand: dict, pos: np.ndarray, dep: np.ndarray, lemma: np.ndarray, window: int) -> list[str]:
     """The feature strings of one candidate, written out plainly: the definition featurize vectorises."""
     feats = [f"{c}={cand[c]}" for c in endmodel.PAIR_COLUMNS] + [c for c in endmodel.FLAG_COLUMNS if bool(cand[c])]
+    feats += ["blocked"] if blocked(pd.Series(cand), BLOCK) else []
     distance = int(cand["distance"])
     bucket = str(distance) if distance <= 3 else "4-6" if distance <= 6 else "7-12" if distance <= 12 else ">12"
     feats += [f"dist={bucket}", f"nouns_between={min(int(cand['nouns_between']), 3)}",
@@ -75,7 +84,8 @@ def mixed_shard(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
             cands.append({"doc_id": f"p{doc}", "ent_i": ent_i, "attr_i": attr_i, "distance": abs(ent_i - attr_i),
                           "nouns_between": int(rng.integers(0, 6))}
                          | {c: rng.choice(["a", "b", ""]) for c in endmodel.PAIR_COLUMNS}
-                         | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS})
+                         | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS}
+                         | {"ent_lower": "deal", "ent_lemma": "deal", "attr_lemma": rng.choice(["great", "red", "19th"])})
     tokens = pd.concat(tokens, ignore_index=True).sample(frac=1, random_state=seed)
     tokens.loc[tokens.index[:4], ["lemma", "dep"]] = np.nan
     cands = pd.DataFrame(cands).sample(frac=1, random_state=seed).reset_index(drop=True)
