@@ -441,7 +441,9 @@ def _subjunctive_were(verb: Token) -> bool:
     if be is None:
         return False
     subj = find_subject(verb)
-    return subj is not None and (subj.lower_ in ("i", "he", "she", "it") or subj.tag_ in ("NN", "NNP"))
+    if subj is None or any(c.dep_ == "conj" for c in subj.children):  # "Henry and Catherine were": plural
+        return False
+    return subj.lower_ in ("i", "he", "she", "it") or subj.tag_ in ("NN", "NNP")
 
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:

@@ -44,6 +44,7 @@ def test_non_asserted(parser):
         ("He can be very rude.", "He", "rude", ABSTAIN),
         ("She seemed happy.", "She", "happy", ABSTAIN),
         ("They were old.", "They", "old", ABSTAIN),
+        ("The event soon followed: Henry and Catherine were married.", "Henry", "married", ABSTAIN),
         ("The old man would come.", "man", "old", ABSTAIN),
     ])
 
