@@ -39,7 +39,10 @@ Seed 0 of arms 1-4 and of the controls is exported in half precision to EXPORT_D
 
 Resumable: a run already in RESULTS is skipped; an interrupted training continues from its checkpoint
 with --resume; a finished run folder in WORK is scored without training, if its settings are the step's
-(``config_changes``). The first design's results, found in RESULTS, are kept under "history".
+(``config_changes``). The first design's results, found in RESULTS, are kept under "history". The label
+files' hashes are part of the protocol: a grid that takes a day of CPU outlives LF changes, so give it a
+frozen copy of the labeled run (``--run``) and relabel runs/default freely; resuming against changed labels
+stops with the protocol error.
 
     OMP_WAIT_POLICY=PASSIVE .venv/bin/python benchmarks/real_text.py
     .venv/bin/python benchmarks/real_text.py --arms pc_readouts reg_lm --seeds 0 --steps 20 --save-every 10 \\
@@ -661,6 +664,17 @@ def load(path: Path, protocol: dict[str, Any]) -> dict[str, Any]:
     return results
 
 
+LABEL_FILES = ("docs.parquet", "tokens.parquet", "candidates.parquet", "bindings.parquet", "endmodel.parquet",
+               "registers.parquet")
+"""What the trainer and the probes read from the labeled run folder."""
+
+
+def labels_fingerprint(run: Path) -> dict[str, str]:
+    """sha256 of each label file of RUN: part of the protocol, so that a grid resumed after the run folder was
+    relabeled (new LFs) stops instead of mixing arms trained on different labels."""
+    return {name: file_sha256(run / name) for name in LABEL_FILES if (run / name).exists()}
+
+
 def shown(path: Path) -> str:
     """A path as results record it: relative to the project when inside it (the same from any checkout)."""
     path = Path(path).resolve()
@@ -693,7 +707,7 @@ def main(argv: list[str]) -> None:
     protocol = {"options": PROTOCOL + args.extra, "steps": args.steps, "save_every": args.save_every,
                 "curve_probes": args.curve_probes,
                 "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
-                "labels": shown(args.run), "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p),
+                "labels": shown(args.run), "labels_sha256": labels_fingerprint(args.run), "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p),
                                                               "items": len(sets[n])} for n, p in paths.items()}}
     results = load(args.results, protocol)
     if not args.report_only:  # a report rewritten elsewhere does not pin the protocol

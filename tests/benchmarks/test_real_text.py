@@ -161,3 +161,18 @@ def test_a_finished_run_is_taken_only_with_the_same_settings(rt, tmp_path):
     assert rt.config_changes(saved, config) == ["loss.aux_weight: 0.2 -> 0.0"]
     other = rt.config_for(rt.Step("control", "pc_annotate", 0, None), args)
     assert "data.annotate: None -> 1.0" in rt.config_changes(saved, other)
+
+
+def test_relabeled_run_changes_the_protocol_so_a_resumed_grid_stops(rt, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in rt.LABEL_FILES:
+        (run / name).write_bytes(name.encode())
+    before = rt.labels_fingerprint(run)
+    assert set(before) == set(rt.LABEL_FILES)
+    results = tmp_path / "real_text.json"
+    results.write_text(json.dumps({"design": 2, "protocol": {"labels_sha256": before}}))
+    assert rt.load(results, {"labels_sha256": rt.labels_fingerprint(run)})["design"] == 2
+    (run / "bindings.parquet").write_bytes(b"new LFs")
+    with pytest.raises(SystemExit):
+        rt.load(results, {"labels_sha256": rt.labels_fingerprint(run)})
