@@ -81,7 +81,7 @@ NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME",
 DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
 NEGATIVE_DETS = frozenset({"no", "neither"})
 NEGATORS = frozenset({"not", "n't", "never"})
-NEGATING_PHRASES = ("by no means", "in no way", "in no respect", "nowise", "not at all")
+NEGATING_PHRASES = ("by no means", "in no way", "in no respect", "nowise", "not at all", "no longer")
 IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
 confident prediction asserts: "will make her very happy"), "can" or "must" (ability and inference)."""
@@ -406,10 +406,11 @@ def is_negated(adj: Token, att: Attachment) -> bool:
 
 def _negating_phrase_before(adj: Token) -> bool:
     """"had by no means been pleasant", "was in no way offended": a negating phrase in the few words before
-    the adjective (the parser rarely attaches these to the verb they negate)."""
+    the adjective, within its clause piece (no comma between: "he waited no longer, and the tall man came"
+    negates nothing), as the parser rarely attaches these to the verb they negate."""
     doc = adj.doc
     lo = adj.i
-    while lo > 0 and adj.i - lo < 8 and doc[lo - 1].text not in (";", ":", ".", "!", "?"):
+    while lo > 0 and adj.i - lo < 8 and doc[lo - 1].text not in (",", ";", ":", ".", "!", "?"):
         lo -= 1
     words = " ".join(t.lower_ for t in doc[lo:adj.i])
     return any(phrase in words for phrase in NEGATING_PHRASES)

@@ -11,6 +11,8 @@ def test_negated(parser):
         ("He was never tired.", "He", "tired", NOT_BOUND),
         ("She did not seem to be happy.", "She", "happy", NOT_BOUND),
         ("It was clear that the drive had by no means been very pleasant.", "drive", "pleasant", NOT_BOUND),
+        ("Did she love him enough to make them no longer essential?", "them", "essential", NOT_BOUND),
+        ("He waited no longer, and the tall man came in.", "man", "tall", ABSTAIN),
         ("She was happy.", "She", "happy", ABSTAIN),
     ])
 
