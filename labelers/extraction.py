@@ -380,6 +380,24 @@ def attach(adj: Token) -> Attachment:
     return Attachment(base.target, "conj", base.base_relation, base.gov, first.i)
 
 
+PREDICATE_RELATIONS = frozenset({"predicative", "depictive", "oprd", "relcl"})
+
+
+def conjoined_targets(att: Attachment, doc: Doc) -> frozenset[int]:
+    """The nouns conjoined with a predicate's target, which the predicate describes as well ("the old man
+    and his wife were happy": wife too; "Agriculture and fishing are important"). Attributive adjectives
+    keep their one noun ("an old man and woman" is ambiguous)."""
+    if att.target < 0 or att.base_relation not in PREDICATE_RELATIONS:
+        return frozenset()
+    found, todo = set(), [doc[att.target]]
+    while todo and len(found) < 12:
+        for c in todo.pop().children:
+            if c.dep_ == "conj" and c.i not in found and mention_kind(c) is not None:
+                found.add(c.i)
+                todo.append(c)
+    return frozenset(found)
+
+
 # ----------------------------------------------------------------------------------------------
 # Flags on an adjective
 
@@ -762,6 +780,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
     rows: list[dict] = []
     for adj in attrs:
         att = attach(adj)
+        shared = conjoined_targets(att, doc)
         s = sent_of[adj.i]
         sent_mentions = mentions_in_sent.get(s, [])
         if not sent_mentions:
@@ -777,7 +796,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
         persons = [k for k, m in enumerate(sent_mentions) if m.person]
         nearest_person = min(persons, key=lambda k: (dists[k], -sent_mentions[k].i)) if persons else -1
         for k, m in enumerate(sent_mentions):
-            linked = att.target == m.i
+            linked = m.i == att.target or m.i in shared
             if dists[k] > max_distance and not linked:
                 continue
             tok = doc[m.i]
@@ -799,7 +818,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
                 **attr_feats,
                 "relation": att.relation if linked else "none",
                 "base_relation": att.base_relation if linked else "none",
-                "attr_target_i": att.target,
+                "attr_target_i": m.i if linked else att.target,
                 "same_clause": attr_gov >= 0 and attr_gov == _governing_verb(tok),
                 "dep_path": dep_path(tok, adj),
                 "distance": dists[k],

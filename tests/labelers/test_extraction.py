@@ -136,6 +136,15 @@ def test_hyphenated_compound_modifier_describes_the_noun_after_it(parser):
     assert parser.pair("The old grey house was large.", "house", "old").relation == "amod"  # no hyphen: as before
 
 
+def test_a_predicate_describes_every_conjoined_noun_an_attributive_adjective_one(parser):
+    text = "The old man and his wife were happy."
+    for ent in ("man", "wife"):
+        row = parser.pair(text, ent, "happy")
+        assert row.relation == "predicative" and row.attr_target_i == row.ent_i
+    assert parser.pair(text, "wife", "old").relation == "none"
+    assert parser.pair("Agriculture and fishing are important.", "fishing", "important").relation == "predicative"
+
+
 def test_time_noun_repair_leaves_the_time_noun_and_other_postposed_adjectives(parser):
     assert parser.pair("Elinor said no more, and John was also for a short time silent.", "time",
                        "silent").relation == "none"
