@@ -51,6 +51,17 @@ ORDINAL = re.compile(r"\d+(st|nd|rd|th)|.*(teenth|tieth)|eleventh|twelfth|hundre
 """Ordinals beyond the lexicon's first..tenth ("the 19th century", "its twelfth year"): determiner-like."""
 
 
+ABSTRACT_NOUN = re.compile(r".{3,}(ion|ity|ness|ment|ence|ance|ship|tude)")
+"""Suffixes of abstract nouns, before which "little" is a quantity ("with little intermission", "by a little
+curiosity"), not a size ("a little room", "little Emma")."""
+
+
+def quantity_little(x) -> bool:
+    """"little" as a quantity determiner: before an abstract noun (ABSTRACT_NOUN)."""
+    return (text(x.attr_lemma) == "little" and text(x.relation) == "amod"
+            and ABSTRACT_NOUN.fullmatch(text(x.ent_lemma).lower()) is not None)
+
+
 def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
     """A determiner-like adjective: in the lexicon's determiner class, or an ordinal."""
     return lemma in determiners or ORDINAL.fullmatch(lemma) is not None
@@ -95,6 +106,6 @@ def blocked(x, block) -> bool:
     before_noun = flag(x.attr_before) and text(x.relation) in ("amod", "conj")
     if lemma in block["relational"] and (text(x.prep) or before_noun):
         return True
-    if fixed_phrase(x, block["phrases"]):
+    if fixed_phrase(x, block["phrases"]) or quantity_little(x):
         return True
     return text(x.ent_lower) == "it" and lemma in block["weather"]

@@ -59,6 +59,9 @@ def test_determiner_attributive(parser):
         ("A certain gentleman called.", "gentleman", "certain", NOT_BOUND),
         ("On that particular morning she left.", "morning", "particular", NOT_BOUND),
         ("She was certain of it.", "She", "certain", ABSTAIN),
+        ("She stayed with little intermission the whole afternoon.", "intermission", "little", NOT_BOUND),
+        ("Then by a little curiosity she satisfied herself.", "curiosity", "little", NOT_BOUND),
+        ("They danced in a little room.", "room", "little", ABSTAIN),
     ])
 
 
