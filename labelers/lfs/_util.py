@@ -62,6 +62,16 @@ def quantity_little(x) -> bool:
             and ABSTRACT_NOUN.fullmatch(text(x.ent_lemma).lower()) is not None)
 
 
+NOUN_MODIFIER_DEPS = frozenset({"compound", "nmod", "npadvmod", "amod"})
+"""Dependency labels of a noun that itself modifies a later noun ("low-cost labour", "global food prices"):
+an adjective just before it may describe the whole phrase, so the surface LFs leave it alone."""
+
+
+def modifies_a_noun(x) -> bool:
+    """The mention is a noun modifier (NOUN_MODIFIER_DEPS), not a phrase head."""
+    return text(x.ent_dep) in NOUN_MODIFIER_DEPS
+
+
 def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
     """A determiner-like adjective: in the lexicon's determiner class, or an ordinal."""
     return lemma in determiners or ORDINAL.fullmatch(lemma) is not None

@@ -2,7 +2,7 @@
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
-from labelers.lfs._util import BLOCK, blocked, flag, num, text
+from labelers.lfs._util import BLOCK, blocked, flag, modifies_a_noun, num, text
 
 FAR = 3
 """Unlinked pairs more than this many words apart."""
@@ -36,9 +36,10 @@ def lf_unattached_unlinked(x):
 
 @labeling_function(resources=dict(block=BLOCK))
 def lf_adjacent_prenominal(x, block):
-    """Surface pattern, parse-independent: adjective right before a noun -> BOUND ("a red ball")."""
+    """Surface pattern: adjective right before a noun that heads its phrase -> BOUND ("a red ball"; not
+    "low-cost labour", where "cost" modifies "labour")."""
     ok = (flag(x.attr_before) and num(x.distance, 0) == 1 and text(x.ent_pos) in ("NOUN", "PROPN")
-          and text(x.attr_pos) == "ADJ")
+          and text(x.attr_pos) == "ADJ" and not modifies_a_noun(x))
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 
 

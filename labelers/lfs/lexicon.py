@@ -4,7 +4,7 @@ from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, BOUND
 from labelers.lexicon import PERSON_TYPES, PHYSICAL_TYPES, attribute_type, load_lexicon  # noqa: F401
-from labelers.lfs._util import BLOCK, blocked, flag, num, text
+from labelers.lfs._util import BLOCK, blocked, flag, modifies_a_noun, num, text
 
 _R = dict(block=BLOCK, lexicon=load_lexicon(), person_types=PERSON_TYPES, physical_types=PHYSICAL_TYPES)
 
@@ -23,10 +23,12 @@ def lf_lexicon_person_trait(x, block, lexicon, person_types, physical_types):
 @labeling_function(resources=_R)
 def lf_lexicon_physical_prenominal(x, block, lexicon, person_types, physical_types):
     """A physical-type adjective (colour, size, shape, age, appearance...) and the next mention after it,
-    no mention between, at most 3 words, the adjective a noun modifier -> BOUND ("a large old house" -> house)."""
+    no mention between, at most 3 words, the adjective a noun modifier and the mention no modifier of another
+    noun -> BOUND ("a large old house" -> house; not "large Shia-majority population" -> Shia)."""
     ok = (lexicon.get(text(x.attr_lemma)) in physical_types and text(x.attr_dep) in ("amod", "compound", "conj")
           and flag(x.attr_before) and flag(x.next_mention)
-          and num(x.nouns_between, 1) == 0 and num(x.distance, 99) <= 3 and text(x.ent_kind) != "pron")
+          and num(x.nouns_between, 1) == 0 and num(x.distance, 99) <= 3 and text(x.ent_kind) != "pron"
+          and not modifies_a_noun(x))
     return BOUND if ok and not blocked(x, block) else ABSTAIN
 
 

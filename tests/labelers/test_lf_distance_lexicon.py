@@ -43,6 +43,7 @@ def test_adjacent_prenominal(parser):
         (PRETTY, "girl", "pretty", BOUND),
         (PRETTY, "She", "pretty", ABSTAIN),
         ("The other girl came home.", "girl", "other", ABSTAIN),
+        ("Prices abated following low global food and fuel prices.", "food", "global", ABSTAIN),  # "food" modifies
     ])
 
 
@@ -61,4 +62,5 @@ def test_lexicon_physical_prenominal(parser):
         ("They lived in a large old house.", "house", "old", BOUND),
         ("He was a sensible man.", "man", "sensible", ABSTAIN),  # character, not physical
         ("They lived in a large old house.", "They", "large", ABSTAIN),
+        ("It manages relations with its large Shia-majority population.", "Shia", "large", ABSTAIN),
     ])
