@@ -81,8 +81,10 @@ FIXED_PHRASES = MappingProxyType({
     "good": frozenset({"deal", "while", "many"}),
     "little": frozenset({"while", "bit"}),
     "long": frozenset({"while"}),
+    "prime": frozenset({"minister"}),
+    "stumbling": frozenset({"block"}),
 })
-"""Adjective lemma -> the nouns it forms a quantity or time idiom with."""
+"""Adjective lemma -> the nouns it forms a quantity or time idiom, or a lexicalised title, with."""
 
 
 def fixed_phrase(x, phrases) -> bool:

@@ -36,6 +36,7 @@ def test_fixed_phrase(parser):
     check_votes(parser, idioms.lf_fixed_phrase, [
         ("She had a great deal of money.", "deal", "great", NOT_BOUND),
         ("He stayed a little while.", "while", "little", NOT_BOUND),
+        ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("It was a great house.", "house", "great", ABSTAIN),
     ])
 
