@@ -17,7 +17,8 @@ Definitions (all heuristic, documented here and in the README):
   impelled", "found herself obliged"; never one with an agent);
   a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
-  in-name LF can vote on it).
+  in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
+  ``is_proper_adjective``), which is then no mention itself.
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -27,7 +28,14 @@ Definitions (all heuristic, documented here and in the README):
   'depictive' (complement of another verb: "sat silent"), 'oprd' (object / result predicate: "found him
   asleep", "made her happy"), 'relcl' (predicative inside a relative clause, target the noun the clause
   modifies: "a man who was rich"), 'conj' (a later conjunct, target that of the first conjunct:
-  "tall and dark"); ``base_relation`` keeps the first conjunct's relation.
+  "tall and dark"); ``base_relation`` keeps the first conjunct's relation. A hyphenated compound
+  modifier describes the noun after it ("low-cost labour" -> labour); an "as"-predicate is an object
+  predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
+  clause's predicate ("was for a short time silent"). A predicate (not an attributive adjective) also
+  links every noun conjoined with its target ("the man and his wife were happy", ``conjoined_targets``).
+* Flags: negated (a negator on the adjective or its verbs, or a negating phrase such as "by no means"
+  before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or attempted), neg_det
+  (the noun denied: "no", "without", "not ... any").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 """
 from __future__ import annotations
