@@ -707,8 +707,9 @@ def main(argv: list[str]) -> None:
     protocol = {"options": PROTOCOL + args.extra, "steps": args.steps, "save_every": args.save_every,
                 "curve_probes": args.curve_probes,
                 "tokens_per_run": args.steps * sample.optim.batch_size * sample.model.block_size,
-                "labels": shown(args.run), "labels_sha256": labels_fingerprint(args.run), "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p),
-                                                              "items": len(sets[n])} for n, p in paths.items()}}
+                "labels": shown(args.run), "labels_sha256": labels_fingerprint(args.run),
+                "probe_sets": {n: {"path": shown(p), "sha256": file_sha256(p), "items": len(sets[n])}
+                               for n, p in paths.items()}}
     results = load(args.results, protocol)
     if not args.report_only:  # a report rewritten elsewhere does not pin the protocol
         results["protocol"] = protocol

@@ -28,7 +28,7 @@ from scipy import sparse
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.linear_model import LogisticRegression
 
-from labelers.lfs._util import BLOCK, blocked
+from labelers.lfs._util import BLOCK, GUARD_COLUMNS, blocked
 from pipeline.core.errors import UserError
 from pipeline.core.io import atomic_path, load_weights
 
@@ -97,7 +97,7 @@ def _candidate_blocks(cands: pd.DataFrame) -> list[_Block]:
     for c in FLAG_COLUMNS:  # a flag is a feature where it is set (truthiness, as bool() of the value)
         flagged = np.flatnonzero(cands[c].to_numpy().astype(bool))
         blocks.append(_Block(flagged, np.zeros(len(flagged), np.int64), [c]))
-    guarded = np.flatnonzero([blocked(x, BLOCK) for x in cands.itertuples(index=False)])
+    guarded = np.flatnonzero([blocked(x, BLOCK) for x in cands[GUARD_COLUMNS].itertuples(index=False)])
     blocks.append(_Block(guarded, np.zeros(len(guarded), np.int64), ["blocked"]))  # see module docstring
     blocks += [_by_value(rows, cands["distance"], lambda d: f"dist={_bucket(int(d))}"),
                _by_value(rows, cands["nouns_between"], lambda m: f"nouns_between={min(int(m), 3)}")]

