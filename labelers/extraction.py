@@ -14,7 +14,8 @@ Definitions (all heuristic, documented here and in the README):
     possessive "her" (tag PRP$), demonstratives, relatives and indefinites (somebody...) are not mentions.
 * Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
-  impelled", "found herself obliged"; never one with an agent);
+  impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
+  an agent);
   a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
@@ -31,10 +32,12 @@ Definitions (all heuristic, documented here and in the README):
   "tall and dark"); ``base_relation`` keeps the first conjunct's relation. A hyphenated compound
   modifier describes the noun after it ("low-cost labour" -> labour); an "as"-predicate is an object
   predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
-  clause's predicate ("was for a short time silent"). A predicate (not an attributive adjective) also
+  clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
+  is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its own
+  starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive adjective) also
   links every noun conjoined with its target ("the man and his wife were happy", ``conjoined_targets``).
-* Flags: negated (a negator on the adjective or its verbs, or a negating phrase such as "by no means"
-  before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or attempted), neg_det
+* Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
+  as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or attempted), neg_det
   (the noun denied: "no", "without", "not ... any").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 """
@@ -202,17 +205,53 @@ def is_adjectival_participle(tok: Token) -> bool:
     before = tok.doc[tok.i - 1] if tok.i > 0 else None
     if before is not None and before.head.i == tok.i and before.dep_ == "advmod" and before.lower_ in DEGREE_ADVERBS:
         return True
+    if _absolute_with(tok) is not None:
+        return True
+    if tok.tag_ == "VBN" and any(c.dep_ == "conj" and c.pos_ == "ADJ" and not _has_subject(c) for c in tok.children) \
+            and _passive_subject(tok) is not None:
+        return True  # coordinated with an adjective, a participle names a state: "is landlocked and hilly"
     head = tok.head
     if tok.tag_ != "VBN" or head.i == tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
         return False
     if tok.dep_ == "conj":
-        return head.pos_ == "ADJ"
+        return head.pos_ == "ADJ" or _copula_predicate(tok) is not None
     if head.pos_ not in ("VERB", "AUX") or head.lemma_ in EVENT_HEADS:
         return False
     if tok.dep_ == "xcomp":
         return True
     subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
     return tok.dep_ in ("ccomp", "oprd") and subject is not None and subject.left_edge.i == head.i + 1
+
+
+def _has_subject(tok: Token) -> bool:
+    """``tok`` has a subject of its own (a gapped clause: "and her manner agitated")."""
+    return any(c.dep_ in SUBJECT_DEPS for c in tok.children)
+
+
+def _copula_predicate(tok: Token) -> Token | None:
+    """The adjective predicate of the copula that the parser made ``tok``'s conjunct head instead of the
+    adjective ("was old and neglected": "neglected" a conj of "was", not of "old"); None when ``tok`` has
+    a subject, auxiliary or complementiser of its own (a clause: "and Elizabeth was convinced")."""
+    head = tok.head
+    if tok.dep_ != "conj" or head.lemma_ not in COPULA or _has_subject(tok) \
+            or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
+        return None
+    return next((c for c in head.children if c.dep_ == "acomp" and c.i < tok.i and c.pos_ == "ADJ"), None)
+
+
+def _absolute_with(tok: Token) -> Token | None:
+    """The noun of an absolute "with" clause that a bare past participle describes: "with his eyes fixed on
+    her" (parsed as an acl of "eyes", the object of "with") or "With his heart broken, he left" ("with" a
+    mark, "heart" the participle's subject); None otherwise."""
+    if tok.tag_ != "VBN" or any(c.dep_ in ("agent", "dobj", "aux", "auxpass") for c in tok.children):
+        return None
+    head = tok.head
+    if tok.dep_ == "acl" and head.i < tok.i and head.dep_ == "pobj" and head.head.lower_ == "with" \
+            and mention_kind(head) is not None:
+        return head
+    if any(c.dep_ == "mark" and c.lower_ == "with" for c in tok.children):
+        return next((c for c in tok.children if c.dep_ == "nsubj" and mention_kind(c) is not None), None)
+    return None
 
 
 def attribute_lemma(tok: Token) -> str:
@@ -313,6 +352,8 @@ def _direct_attachment(adj: Token) -> Attachment:
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj)
     if repaired is not None:
         return repaired
+    if dep == "acl" and _absolute_with(adj) is not None:  # "with his eyes fixed": an object predicate of "with"
+        return Attachment(head.i, "oprd", "oprd", -1, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
@@ -378,8 +419,11 @@ def _postposed_on_time_noun(adj: Token) -> Attachment | None:
 def attach(adj: Token) -> Attachment:
     """What ``adj`` is asserted of; later conjuncts inherit the first conjunct's target."""
     first, steps = adj, 0
-    while first.dep_ == "conj" and first.head is not first and is_attribute(first.head) and steps < 12:
-        first, steps = first.head, steps + 1
+    while first.dep_ == "conj" and first.head is not first and not _has_subject(first) and steps < 12:
+        previous = first.head if is_attribute(first.head) else _copula_predicate(first)
+        if previous is None or not is_attribute(previous):
+            break
+        first, steps = previous, steps + 1
     base = _direct_attachment(first)
     if first is adj:
         return base
@@ -423,12 +467,22 @@ def _verb_chain(att: Attachment, doc: Doc) -> list[Token]:
 
 
 def is_negated(adj: Token, att: Attachment) -> bool:
-    """A negator ("not", "never", "n't") on the adjective, its first conjunct or its governing verb."""
+    """A negator ("not", "never", "n't") on the adjective, its first conjunct or its governing verb, or one
+    of them in a "neither ... nor" coordination ("neither rich nor handsome", "nor was he handsome")."""
     doc = adj.doc
     carriers = [adj] + ([doc[att.first]] if att.first >= 0 and att.first != adj.i else [])
     carriers += _verb_chain(att, doc)
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
-               if c.dep_ in ("neg", "advmod")) or _negating_phrase_before(adj)
+               if c.dep_ in ("neg", "advmod")) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj)
+
+
+def _neither_nor(tok: Token) -> bool:
+    """``tok`` opens a "neither" coordination or is a conjunct after "nor"."""
+    if any(c.dep_ == "preconj" and c.lower_ == "neither" for c in tok.children):
+        return True
+    head = tok.head
+    return tok.dep_ == "conj" and any(c.dep_ == "cc" and c.lower_ == "nor" and head.i < c.i < tok.i
+                                      for c in head.children)
 
 
 def _negating_phrase_before(adj: Token) -> bool:

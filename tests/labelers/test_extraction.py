@@ -67,6 +67,11 @@ def test_attributes(parser):
     ("At first I was quite overcome.", "I", "overcome", "predicative"),  # under a degree adverb
     ("Fanny found herself obliged to yield.", "herself", "obliged", "oprd"),  # small clause
     ("She was friendless and forgotten.", "She", "forgotten", "conj"),  # conjunct of an adjective
+    # parsed as a conjunct of "was", not of "old"
+    ("The house was old and neglected.", "house", "neglected", "conj"),
+    ("The country is landlocked and mountainous.", "country", "landlocked", "predicative"),  # beside an adjective
+    ("She listened with her hands clasped in her lap.", "hands", "clasped", "oprd"),  # absolute "with"
+    ("With his heart broken, he left the town.", "heart", "broken", "oprd"),
 ])
 def test_adjectival_participles_are_candidates(parser, text, ent, attr, relation):
     doc = parser.doc(text)
@@ -80,6 +85,8 @@ def test_adjectival_participles_are_candidates(parser, text, ent, attr, relation
     ("The date was very carefully fixed by her father.", "fixed"),  # an agent outweighs the degree adverb
     ("The house was sold in May.", "sold"),  # verbal passive
     ("He had his hair cut.", "cut"),  # causative
+    ("He came in with his coat torn by the thorns.", "torn"),  # absolute "with", but an agent
+    ("The house was built and sold in May.", "built"),  # coordinated with a verb, not an adjective
     ("He, too, had heard of it.", "heard"),  # additive "too" is no degree adverb; a perfect
 ])
 def test_verbal_participles_are_not_attributes(parser, text, word):
@@ -115,6 +122,10 @@ def test_name_head_and_appositive_list(parser):
     # parsed as a modifier of the time noun; re-attached as the clause's predicate
     ("Elinor said no more, and John was also for a short time silent.", "John", "silent", "predicative"),
     ("It made her for a short time sensible only of resentment.", "her", "sensible", "oprd"),
+    ("The country is landlocked and mountainous.", "country", "mountainous", "conj"),
+    ("The captain stood on deck with his eyes fixed on the horizon.", "eyes", "fixed", "oprd"),
+    ("Her spirits were soon restored, and her manner greatly agitated.", "manner", "agitated", "oprd"),  # gapped
+    ("The room was quiet, and her manner greatly agitated.", "manner", "agitated", "predicative"),
 ])
 def test_relations(parser, text, ent, attr, relation):
     row = parser.pair(text, ent, attr)
@@ -178,6 +189,10 @@ def test_distance_skips_line_breaks(parser):
 
 def test_flags(parser):
     assert parser.pair("She was not happy.", "She", "happy").negated
+    assert parser.pair("She was neither rich nor handsome.", "She", "rich").negated
+    assert parser.pair("She was neither rich nor handsome.", "She", "handsome").negated
+    assert parser.pair("He was not rich, nor was he handsome.", "he", "handsome").negated
+    assert not parser.pair("He was rich and handsome.", "He", "handsome").negated
     assert parser.pair("He was taller than his brother.", "He", "taller").than_follows
     assert parser.pair("His house was similar to mine.", "house", "similar").prep == "to"
     assert parser.pair("They came from Great Britain.", "Britain", "Great").in_name
