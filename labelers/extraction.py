@@ -569,13 +569,24 @@ def prep_of(adj: Token) -> str:
 def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
     """The adjective is part of a fixed proper name ("Great Britain", "the Crown Inn"...)."""
     if adj.pos_ == "PROPN":
-        return not is_proper_adjective(adj)
+        return not is_proper_adjective(adj) and not _epithet(adj)
     if not adj.is_title:
         return False
     span = name_ents.get(adj.i)
     if span is not None:
         return True
     return (not adj.is_sent_start and adj.dep_ in ("compound", "amod") and adj.head.pos_ == "PROPN")
+
+
+EPITHETS = frozenset({"poor", "dear", "dearest"})
+"""Adjectives that, capitalised before a name, are an epithet and no word of the name ("Poor Tom", "Dear
+Emma"), unlike "Great Britain" or "Frank Churchill" (the tagger makes both PROPN)."""
+
+
+def _epithet(adj: Token) -> bool:
+    """A capitalised epithet before a name that the tagger made part of the name ("Poor Isabella!")."""
+    head = adj.head
+    return adj.lower_ in EPITHETS and adj.dep_ in ("compound", "amod") and head.i > adj.i and head.pos_ == "PROPN"
 
 
 def multiword_name_ents(doc: Doc) -> dict[int, Span]:
