@@ -63,7 +63,7 @@ CANDIDATE_COLUMNS: list[str] = [
     "attr_text", "attr_lower", "attr_lemma", "attr_pos", "attr_tag", "attr_dep", "attr_type",
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
-    "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "expletive_it",
+    "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "adverbial_idiom", "expletive_it",
     "distance", "nouns_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
     "sent_text",
 ]
@@ -561,6 +561,25 @@ def than_follows(adj: Token) -> bool:
     return False
 
 
+ADVERBIAL_IDIOMS = {
+    "in": frozenset({"short", "general", "particular", "vain", "earnest", "full", "private", "public", "common"}),
+    "at": frozenset({"last", "least", "first", "best", "worst", "most", "large", "present"}),
+    "of": frozenset({"old", "late", "course"}),
+    "for": frozenset({"good", "certain", "sure", "long"}),
+}
+"""Preposition -> the adjectives it forms an adverbial idiom with ("in short", "at last", "of old")."""
+
+
+def adverbial_idiom(adj: Token) -> bool:
+    """The adjective closes a prepositional idiom used as an adverb ("in short", "at last", "I know of old"),
+    not an adjective before its noun ("in general terms", "of late years", "in general and ordinary cases")."""
+    doc = adj.doc
+    if adj.i == 0 or adj.lower_ not in ADVERBIAL_IDIOMS.get(doc[adj.i - 1].lower_, ()):
+        return False
+    after = [t.pos_ for t in doc[adj.i + 1:adj.i + 3]]
+    return not after or (after[0] not in ("NOUN", "PROPN", "ADJ", "NUM") and after[:2] != ["CCONJ", "ADJ"])
+
+
 def prep_of(adj: Token) -> str:
     """The first preposition governed by the adjective ('to' in "similar to"), '' if none."""
     return next((c.lower_ for c in adj.children if c.dep_ == "prep" and c.lower_ != "than"), "")
@@ -831,8 +850,8 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
 
     Types: ints for sent, ent_i, attr_i, *_start, *_end, ent_id, antecedent_i, attr_target_i,
     distance, nouns_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
-    antecedent_person, same_clause, negated, non_asserted, neg_det, than_follows, in_name, expletive_it,
-    attr_before,
+    antecedent_person, same_clause, negated, non_asserted, neg_det, than_follows, in_name, adverbial_idiom,
+    expletive_it, attr_before,
     nearest_mention, next_mention, nearest_person; strings for the rest ('' when empty).
     """
     sent_of, sents = _sentence_ids(doc)
@@ -924,7 +943,7 @@ def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span],
         "negated": is_negated(adj, att), "non_asserted": is_non_asserted(att, doc),
         "neg_det": has_negative_det(att, doc),
         "than_follows": than_follows(adj), "prep": prep_of(adj),
-        "in_name": in_name(adj, name_ents),
+        "in_name": in_name(adj, name_ents), "adverbial_idiom": adverbial_idiom(adj),
     }
 
 

@@ -102,19 +102,19 @@ BLOCK = MappingProxyType({
     "phrases": FIXED_PHRASES,
 })
 """Lookup tables for ``blocked`` (pass as ``resources=dict(block=BLOCK)``)."""
-GUARD_COLUMNS = ["negated", "non_asserted", "neg_det", "than_follows", "in_name", "expletive_it", "attr_lemma",
-                 "relation", "attr_before", "prep", "ent_lemma", "ent_lower"]
+GUARD_COLUMNS = ["negated", "non_asserted", "neg_det", "than_follows", "in_name", "adverbial_idiom", "expletive_it",
+                 "attr_lemma", "relation", "attr_before", "prep", "ent_lemma", "ent_lower"]
 """The candidate columns ``blocked`` reads (a caller over many rows passes only these: 3x faster)."""
 
 
 def blocked(x, block) -> bool:
     """True when the pair cannot be an asserted property whatever its structure: negated or not asserted,
-    "than" comparison, inside a name, expletive it, determiner-like (an ordinal, quantity "little"),
+    "than" comparison, inside a name or an adverbial idiom ("in short"), expletive it, determiner-like (an ordinal, quantity "little"),
     relational with a preposition or before its noun, a fixed phrase, weather it. Every BOUND-voting LF
     abstains on such pairs, so that none contradicts the NOT_BOUND LF stating the same rule (the label
     models read each such clash as that rule's error). Reads only GUARD_COLUMNS."""
     if (flag(x.negated) or flag(x.non_asserted) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
-            or flag(x.expletive_it)):
+            or flag(x.adverbial_idiom) or flag(x.expletive_it)):
         return True
     lemma = text(x.attr_lemma)
     if determiner_like(lemma, block["determiners"]):

@@ -38,6 +38,10 @@ def test_fixed_phrase(parser):
         ("He stayed a little while.", "while", "little", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("It was a great house.", "house", "great", ABSTAIN),
+        ("In short, her civility was great.", "civility", "short", NOT_BOUND),  # adverbial idioms
+        ("Women in general were kind.", "Women", "general", NOT_BOUND),
+        ("He spoke in general terms.", "terms", "general", ABSTAIN),  # an adjective before its noun
+        ("It holds in general and ordinary cases.", "cases", "general", ABSTAIN),
     ])
 
 
@@ -89,3 +93,6 @@ def test_guarded_rules_silence_the_structural_lfs(parser):
     check_votes(parser, comparison.lf_relational_attributive, [
         ("It was a large and equal share.", "share", "equal", NOT_BOUND),
     ])
+    from labelers.lfs import noisy
+    for lf in (noisy.lf_noisy_nearest_mention, noisy.lf_noisy_clause_subject):
+        check_votes(parser, lf, [("Women in general were kind.", "Women", "general", ABSTAIN)])
