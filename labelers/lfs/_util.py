@@ -43,10 +43,12 @@ def num(value: object, default: int = -1) -> int:
     return default
 
 
-AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "past", "very", "usual", "said", "given",
-                                   "chief", "main", "principal", "same", "whole", "entire", "proper", "different"})
-"""Adjectives that are determiner-like only in attributive use ("a certain man", "a different story" vs
-"she was certain", "they were different")."""
+AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "past", "recent", "current", "very", "usual",
+                                   "said", "given", "chief", "main", "principal", "same", "whole", "entire", "proper",
+                                   "different"})
+"""Adjectives that are determiner-like only in attributive use ("a certain man", "a different story", "recent
+increases" vs "she was certain", "they were different"); the temporal ones as data/gold/factbook/README.md
+decides."""
 ORDINAL = re.compile(r"\d+(st|nd|rd|th)|.*(teenth|tieth)|eleventh|twelfth|hundredth|thousandth")
 """Ordinals beyond the lexicon's first..tenth ("the 19th century", "its twelfth year"): determiner-like."""
 

@@ -67,6 +67,8 @@ def test_determiner_attributive(parser):
         ("She stayed with little intermission the whole afternoon.", "intermission", "little", NOT_BOUND),
         ("Then by a little curiosity she satisfied herself.", "curiosity", "little", NOT_BOUND),
         ("They danced in a little room.", "room", "little", ABSTAIN),
+        ("Recent increases in taxes hurt trade.", "increases", "Recent", NOT_BOUND),  # temporal
+        ("The change was recent.", "change", "recent", ABSTAIN),
     ])
 
 
