@@ -241,16 +241,24 @@ def _copula_predicate(tok: Token) -> Token | None:
 
 def _absolute_with(tok: Token) -> Token | None:
     """The noun of an absolute "with" clause that a bare past participle describes: "with his eyes fixed on
-    her" (parsed as an acl of "eyes", the object of "with") or "With his heart broken, he left" ("with" a
-    mark, "heart" the participle's subject); None otherwise."""
+    her" (parsed as an acl of "eyes", the object of "with", or as an adverbial clause of the main verb right
+    after it) or "With his heart broken, he left" ("with" a mark, "heart" the participle's subject); None
+    otherwise."""
     if tok.tag_ != "VBN" or any(c.dep_ in ("agent", "dobj", "aux", "auxpass") for c in tok.children):
         return None
-    head = tok.head
-    if tok.dep_ == "acl" and head.i < tok.i and head.dep_ == "pobj" and head.head.lower_ == "with" \
-            and mention_kind(head) is not None:
-        return head
     if any(c.dep_ == "mark" and c.lower_ == "with" for c in tok.children):
         return next((c for c in tok.children if c.dep_ == "nsubj" and mention_kind(c) is not None), None)
+    if tok.dep_ == "acl":
+        noun = tok.head
+    elif tok.dep_ == "advcl":  # the noun right before, past adverbs ("with your eyes steadily fixed")
+        before = tok.i - 1
+        while before >= 0 and tok.doc[before].pos_ == "ADV":
+            before -= 1
+        noun = tok.doc[before] if before >= 0 else tok
+    else:
+        return None
+    if noun.i < tok.i and noun.dep_ == "pobj" and noun.head.lower_ == "with" and mention_kind(noun) is not None:
+        return noun
     return None
 
 
@@ -352,8 +360,9 @@ def _direct_attachment(adj: Token) -> Attachment:
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj)
     if repaired is not None:
         return repaired
-    if dep == "acl" and _absolute_with(adj) is not None:  # "with his eyes fixed": an object predicate of "with"
-        return Attachment(head.i, "oprd", "oprd", -1, adj.i)
+    absolute = _absolute_with(adj)
+    if absolute is not None:  # "with his eyes fixed": an object predicate of "with"
+        return Attachment(absolute.i, "oprd", "oprd", -1, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"

@@ -124,6 +124,8 @@ def test_name_head_and_appositive_list(parser):
     ("It made her for a short time sensible only of resentment.", "her", "sensible", "oprd"),
     ("The country is landlocked and mountainous.", "country", "mountainous", "conj"),
     ("The captain stood on deck with his eyes fixed on the horizon.", "eyes", "fixed", "oprd"),
+    # "fixed" parsed as an adverbial clause of "engage"
+    ("Will not you engage to attend with your eyes steadily fixed on him the whole time?", "eyes", "fixed", "oprd"),
     ("Her spirits were soon restored, and her manner greatly agitated.", "manner", "agitated", "oprd"),  # gapped
     ("The room was quiet, and her manner greatly agitated.", "manner", "agitated", "predicative"),
 ])
