@@ -304,9 +304,14 @@ def _noun_head(tok: Token) -> Token:
 
 
 def find_subject(verb: Token) -> Token | None:
-    """The subject of ``verb``, looking through xcomp ("seemed to be happy") and conj ("and was kind")."""
+    """The subject of ``verb``, looking through xcomp ("seemed to be happy") and conj ("and was kind"), and
+    on an auxiliary where the parser hangs it there ("extravagance" an nsubj of "had" in "his extravagance
+    had, before that, been so great")."""
     for _ in range(8):
         subj = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+        if subj is None:
+            subj = next((c for a in verb.children if a.dep_ in ("aux", "auxpass") for c in a.children
+                         if c.dep_ in SUBJECT_DEPS), None)
         if subj is not None:
             return subj
         if verb.dep_ in ("xcomp", "conj") and verb.head is not verb:

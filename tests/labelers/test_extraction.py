@@ -117,6 +117,9 @@ def test_name_head_and_appositive_list(parser):
     ("Have you settled it? I am determined at all events to be dressed like you.", "I", "determined",
      "predicative"),
     ("There was a man who was seated by the fire.", "man", "seated", "relcl"),  # passive through "who"
+    # the subject hung on the auxiliary "had"
+    ("But Tom's extravagance had, previous to that event, been so great as to render it necessary.",
+     "extravagance", "great", "predicative"),
     ("Though treating their apprehensions as idle, he went.", "apprehensions", "idle", "oprd"),
     ("He was regarded as foolish by all.", "He", "foolish", "oprd"),
     # parsed as a modifier of the time noun; re-attached as the clause's predicate
