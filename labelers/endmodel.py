@@ -37,7 +37,8 @@ CLOSED_CLASS = frozenset({"ADP", "AUX", "CCONJ", "SCONJ", "DET", "PART", "PRON",
 PAIR_COLUMNS = ["relation", "base_relation", "dep_path", "ent_pos", "ent_tag", "ent_dep", "ent_kind", "attr_pos",
                 "attr_tag", "attr_dep", "attr_type", "gov_lemma", "prep"]
 FLAG_COLUMNS = ["same_clause", "negated", "non_asserted", "neg_det", "than_follows", "in_name", "adverbial_idiom",
-                "expletive_it", "attr_before", "nearest_mention", "next_mention", "ent_subject", "ent_definite", "ent_plural"]
+                "expletive_it", "attr_before", "nearest_mention", "next_mention", "ent_subject", "ent_definite",
+                "ent_plural"]
 
 
 ENDMODEL_FORMAT = "regscaffold-end-model/1"

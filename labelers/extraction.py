@@ -33,12 +33,14 @@ Definitions (all heuristic, documented here and in the README):
   modifier describes the noun after it ("low-cost labour" -> labour); an "as"-predicate is an object
   predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
   clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
-  is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its own
-  starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive adjective) also
-  links every noun conjoined with its target ("the man and his wife were happy", ``conjoined_targets``).
+  is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its
+  own starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive
+  adjective) also links every noun conjoined with its target ("the man and his wife were happy",
+  ``conjoined_targets``).
 * Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
-  as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or attempted), neg_det
-  (the noun denied: "no", "without", "not ... any").
+  as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or
+  attempted), neg_det (the noun denied: "no", "without", "not ... any"), in_name (a word of a proper
+  name, not an epithet such as "Poor" in "Poor Isabella!"), adverbial_idiom ("in short", "at last").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 """
 from __future__ import annotations
