@@ -50,9 +50,13 @@ SETTINGS = ["--ingest.valid_fraction=0.2", "--ingest.test_fraction=0.2", "--pars
             "--train.batch_size=2", "--train.warmup_steps=0"]
 RUN_ARGS = ["run", "--corpus", CORPUS, "--out", RUN, *SETTINGS]
 ENV = {"PATH": "/usr/bin:/bin", "OMP_WAIT_POLICY": "PASSIVE", "REGSCAFFOLD_QUIET": "1",
-       "PYTHONUNBUFFERED": "1", "COLUMNS": "200", "PYTHONPATH": str(Path(__file__).parents[2])}
+       "PYTHONUNBUFFERED": "1", "COLUMNS": "200", "PYTHONPATH": str(Path(__file__).parents[2]),
+       **{k: os.environ[k] for k in ("OMP_NUM_THREADS",) if k in os.environ}}
 """PYTHONPATH: the processes run this checkout's code (the venv's editable install may point at another);
-a Dask cluster's worker processes inherit it."""
+a Dask cluster's worker processes inherit it. OMP_NUM_THREADS passes through: torch's float sums depend on
+its thread count, so a reference run in a subprocess must use the same count as the in-process runs it is
+compared with (with OMP_NUM_THREADS=1 in the test's environment, endmodel.pt and the trained model differ
+otherwise)."""
 FILE_TRIGGERS = {"ingest": "config.toml", "train": "model/tokenizer.json"}
 STAGE_LINE = re.compile(r"^(\w+)\s+(ran|cached)\s")
 TIMINGS = ("tokens_per_s", "train_seconds")
