@@ -238,7 +238,8 @@ def _copula_predicate(tok: Token) -> Token | None:
     if tok.dep_ != "conj" or head.lemma_ not in COPULA or _has_subject(tok) \
             or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
         return None
-    return next((c for c in head.children if c.dep_ == "acomp" and c.i < tok.i and c.pos_ == "ADJ"), None)
+    return next((c for c in head.children if c.dep_ == "acomp" and c.i < tok.i and c.pos_ == "ADJ" and _has_alpha(c)),
+                None)
 
 
 def _absolute_with(tok: Token) -> Token | None:
@@ -274,11 +275,17 @@ def attribute_lemma(tok: Token) -> str:
 def _passive_subject(tok: Token) -> Token | None:
     """The subject of a participle with a passive auxiliary: its nsubjpass, or a subject the parser hung on
     the auxiliary ("I am determined": "I" an nsubj of "am")."""
-    aux = [c for c in tok.children if c.dep_ == "auxpass"]
-    if not aux:
+    if not any(c.dep_ == "auxpass" for c in tok.children):
         return None
+    return _subject_on(tok, ("auxpass",))
+
+
+def _subject_on(tok: Token, aux_deps: tuple[str, ...]) -> Token | None:
+    """``tok``'s own subject, else one the parser hung on an auxiliary of it whose dep is in ``aux_deps``."""
     own = next((c for c in tok.children if c.dep_ in SUBJECT_DEPS), None)
-    return own if own is not None else next((c for a in aux for c in a.children if c.dep_ in SUBJECT_DEPS), None)
+    if own is not None:
+        return own
+    return next((c for a in tok.children if a.dep_ in aux_deps for c in a.children if c.dep_ in SUBJECT_DEPS), None)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -310,10 +317,7 @@ def find_subject(verb: Token) -> Token | None:
     on an auxiliary where the parser hangs it there ("extravagance" an nsubj of "had" in "his extravagance
     had, before that, been so great")."""
     for _ in range(8):
-        subj = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
-        if subj is None:
-            subj = next((c for a in verb.children if a.dep_ in ("aux", "auxpass") for c in a.children
-                         if c.dep_ in SUBJECT_DEPS), None)
+        subj = _subject_on(verb, ("aux", "auxpass"))
         if subj is not None:
             return subj
         if verb.dep_ in ("xcomp", "conj") and verb.head is not verb:
@@ -437,7 +441,7 @@ def attach(adj: Token) -> Attachment:
     first, steps = adj, 0
     while first.dep_ == "conj" and first.head is not first and not _has_subject(first) and steps < 12:
         previous = first.head if is_attribute(first.head) else _copula_predicate(first)
-        if previous is None or not is_attribute(previous):
+        if previous is None:
             break
         first, steps = previous, steps + 1
     base = _direct_attachment(first)

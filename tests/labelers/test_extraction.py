@@ -201,7 +201,7 @@ def test_flags(parser):
     assert parser.pair("He was taller than his brother.", "He", "taller").than_follows
     assert parser.pair("His house was similar to mine.", "house", "similar").prep == "to"
     assert parser.pair("They came from Great Britain.", "Britain", "Great").in_name
-    assert not parser.pair("Poor Tom was cold.", "Tom", "Poor").in_name  # an epithet, outside the PERSON entity
+    assert not parser.pair("Poor Tom was cold.", "Tom", "Poor").in_name  # an epithet, though tagged PROPN
     assert parser.pair("It was necessary to go.", "It", "necessary").expletive_it
     assert not parser.pair("It was cold.", "It", "cold").expletive_it
     assert parser.pair("There was no great beauty in her.", "beauty", "great").neg_det
