@@ -45,6 +45,7 @@ Definitions (all heuristic, documented here and in the README):
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
@@ -120,6 +121,11 @@ EVENT_HEADS = frozenset({"be", "get", "have", "see", "hear", "watch"})
 a causative ("had it cut") or a perceived event ("saw their sashes untied", "heard herself mentioned").
 After other verbs a bare participle is a state ("seemed impelled", "sat undisturbed", "found herself
 obliged")."""
+PRONOMINAL_ADVERB = re.compile(r"(here|there|where)(abouts?|after|at|by|fore|from|in|of|on|to|under|unto|upon|with)")
+"""Adverbs such as "hereafter" and "thereby", which the tagger sometimes reads as adjectives ("the living was
+hereafter for Edmund"); never an attribute."""
+ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
+"""Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
 """A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
 gained nothing", "seemed to have expected her"), not a small clause."""
@@ -182,7 +188,7 @@ def is_proper_adjective(tok: Token) -> bool:
 
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
-    if not _has_alpha(tok):
+    if not _has_alpha(tok) or _misread_verb(tok) or PRONOMINAL_ADVERB.fullmatch(tok.lower_):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok):
         return True
@@ -193,6 +199,27 @@ def is_attribute(tok: Token) -> bool:
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+def _misread_verb(tok: Token) -> bool:
+    """A clause's past-tense verb that the tagger read as an attributive adjective of its object: a past
+    form right after a word that ends the subject and cannot open the object's noun phrase ("the downturn
+    in 2008 hurt Uganda's exports", "King Hussein in 1988 permanently relinquished Jordanian claims"), or
+    after a noun the parser hung on a verbless sentence's root ("his independent streak angered regime
+    figures"). Not when the noun has a verb's role ("In 1990 divided Germany became united") or the word
+    before is a noun modifier of the same phrase ("a government funded programme")."""
+    noun = tok.head
+    if tok.dep_ != "amod" or noun.i <= tok.i or not (tok.tag_ in ("VBD", "VBN") or tok.lower_.endswith("ed")) \
+            or noun.dep_ not in ORPHAN_DEPS:
+        return False
+    edge = tok.left_edge.i
+    before = tok.doc[edge - 1] if edge > 0 else None
+    if before is None or before.pos_ not in ("NOUN", "PROPN", "PRON", "NUM") or before.tag_ in ("PRP$", "WP$") \
+            or before.head.i == tok.i:
+        return False
+    if noun.dep_ == "pobj" and noun.head.i == edge - 1:  # the preposition right before: "in divided Germany"
+        return False
+    return before.head.i != noun.i or noun.dep_ == "ROOT"
 
 
 def is_adjectival_participle(tok: Token) -> bool:
@@ -336,14 +363,31 @@ def _subject_attachment(adj: Token, verb: Token, relation: str, subj: Token | No
     relative pronoun on the noun its clause modifies ("a man who was rich", "Mrs. Jennings, who had been
     inclined")."""
     subj = subj if subj is not None else find_subject(verb)
-    if subj is None:
+    target = _through_relative(subj) if subj is not None else None
+    if target is None:
         return Attachment(-1, "none", "none", verb.i, adj.i)
-    if subj.lower_ in RELATIVE_PRONOUNS and subj.tag_ in ("WP", "WDT"):
-        clause = subj.head
-        if clause.dep_ == "relcl" and clause.head is not clause:
-            return Attachment(_noun_head(clause.head).i, "relcl", "relcl", verb.i, adj.i)
+    relation = relation if target is subj else "relcl"
+    return Attachment(target.i, relation, relation, verb.i, adj.i)
+
+
+def _through_relative(tok: Token) -> Token | None:
+    """``tok``, or for a relative pronoun the noun its clause modifies ("a man who was rich", "the rooms,
+    which she kept clean" -> rooms); None for a relative pronoun whose clause modifies no noun."""
+    if tok.lower_ not in RELATIVE_PRONOUNS or tok.tag_ not in ("WP", "WDT"):
+        return tok
+    clause = tok.head
+    if clause.dep_ != "relcl" or clause.head is clause:
+        return None
+    return _noun_head(clause.head)
+
+
+def _object_predicate(adj: Token, verb: Token, obj: Token) -> Attachment:
+    """``adj`` as the predicate of ``verb``'s object ``obj`` ("found him asleep"), through a relative
+    pronoun object ("which she kept clean")."""
+    target = _through_relative(obj)
+    if target is None:
         return Attachment(-1, "none", "none", verb.i, adj.i)
-    return Attachment(subj.i, relation, relation, verb.i, adj.i)
+    return Attachment(target.i, "oprd", "oprd", verb.i, adj.i)
 
 
 def _linking_chain(verb: Token) -> Token:
@@ -401,7 +445,7 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
     asleep"), else on the subject, predicative after a linking verb and depictive after others."""
     obj = _object(verb)
     if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
-        return Attachment(obj.i, "oprd", "oprd", verb.i, adj.i)
+        return _object_predicate(adj, verb, obj)
     if dep == "ccomp":
         return Attachment(-1, "none", "none", verb.i, adj.i)
     linking = _linking_chain(verb).lemma_ in LINKING_VERBS
@@ -418,7 +462,7 @@ def _as_predicate(adj: Token) -> Attachment | None:
     verb = prep.head
     obj = _object(verb)
     if obj is not None:
-        return Attachment(obj.i, "oprd", "oprd", verb.i, adj.i)
+        return _object_predicate(adj, verb, obj)
     subj = _passive_subject(verb)
     return _subject_attachment(adj, verb, "oprd", subj) if subj is not None else None
 

@@ -94,6 +94,25 @@ def test_verbal_participles_are_not_attributes(parser, text, word):
     assert tok.tag_ == "VBN" and not is_attribute(tok)
 
 
+@pytest.mark.parametrize("word", ["hereafter", "hereabouts"])
+def test_pronominal_adverbs_are_never_attributes(parser, word):
+    tok = next(t for t in parser.doc(f"The living was {word} for Edmund.") if t.lower_ == word)
+    assert tok.pos_ == "ADJ" and not is_attribute(tok)  # the tagger's reading, corrected
+
+
+@pytest.mark.parametrize("text, word, verb", [
+    ("King Hussein in 1988 permanently relinquished Jordanian claims to the West Bank.", "relinquished", True),
+    ("His independent streak angered regime establishment figures, including the leader.", "angered", True),
+    ("In 1990 divided Germany became united.", "divided", False),  # the noun is the verb's subject
+    ("It is a government funded programme.", "funded", False),  # a noun modifier of the same phrase
+    ("She wore her much admired necklace.", "admired", False),
+])
+def test_a_past_verb_read_as_an_adjective_of_its_object_is_no_attribute(parser, text, word, verb):
+    tok = next(t for t in parser.doc(text) if t.text == word)
+    assert tok.dep_ == "amod"  # the tagger's reading these cases are about
+    assert is_attribute(tok) is not verb
+
+
 def test_name_head_and_appositive_list(parser):
     rows = parser.rows(EMMA)
     linked = {(r["ent_text"], r["attr_text"]): r["relation"] for r in rows if r["relation"] != "none"}
@@ -111,6 +130,10 @@ def test_name_head_and_appositive_list(parser):
     ("She sat silent for a while.", "She", "silent", "depictive"),
     ("There was a man who was rich.", "man", "rich", "relcl"),
     ("They found him asleep.", "him", "asleep", "oprd"),
+    # a relative pronoun object: the predicate is its antecedent's
+    ("The rooms, which she always kept clean, were small.", "rooms", "clean", "oprd"),
+    ("He explained the things which he had before made ambiguous.", "things", "ambiguous", "oprd"),
+    ("She found the letter, which she thought very strange.", "letter", "strange", "oprd"),
     ("The man was tall and dark.", "man", "dark", "conj"),
     ("He was seated by the fire.", "He", "seated", "predicative"),
     # the parser hangs the subject on the passive auxiliary here ("I" an nsubj of "am")
