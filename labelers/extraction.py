@@ -129,6 +129,9 @@ ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
 """A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
 gained nothing", "seemed to have expected her"), not a small clause."""
+RESULT_VERBS = frozenset({"make", "render", "find", "think", "consider", "keep", "leave", "deem", "believe",
+                          "hold", "judge", "declare", "call", "wish", "want", "like", "prefer"})
+"""Verbs that take an object predicate ("render it necessary", "thought her handsome")."""
 TIME_NOUNS = frozenset({"time", "moment", "instant", "while", "minute", "second", "hour", "day", "week"})
 """Nouns of a duration adverbial ("for a short time"), which an adjective after them does not describe."""
 ANTECEDENT_WINDOW = 3
@@ -412,7 +415,7 @@ def _hyphen_compound_head(adj: Token, noun: Token) -> Token:
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
-    repaired = _as_predicate(adj) or _postposed_on_time_noun(adj)
+    repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj)
     if repaired is not None:
         return repaired
     absolute = _absolute_with(adj)
@@ -478,6 +481,20 @@ def _postposed_on_time_noun(adj: Token) -> Attachment | None:
     if prep.dep_ != "prep" or prep.head.pos_ not in ("VERB", "AUX") or prep.head is prep:
         return None
     return _verb_predicate(adj, prep.head, "acomp")
+
+
+def _predicate_past_of_phrase(adj: Token) -> Attachment | None:
+    """"to render a different disposal of the next presentation necessary": the parser hangs the object
+    predicate of a verb in RESULT_VERBS on the noun of the object's "of" phrase; re-attach it to the
+    object. None for other adjectives ("a heart of gold pure as snow")."""
+    noun = adj.head
+    if adj.dep_ != "amod" or noun.i >= adj.i or noun.dep_ != "pobj" or any(t.text == "," for t in adj.doc[noun.i + 1:adj.i]):
+        return None
+    prep = noun.head
+    obj = prep.head
+    if prep.lower_ != "of" or prep.dep_ != "prep" or obj.dep_ != "dobj" or obj.head.lemma_ not in RESULT_VERBS:
+        return None
+    return _object_predicate(adj, obj.head, obj)
 
 
 def attach(adj: Token) -> Attachment:

@@ -96,10 +96,16 @@ def fixed_phrase(x, phrases) -> bool:
     return text(x.ent_lemma).lower() in nouns and text(x.relation) == "amod"
 
 
+PROXIMITY = frozenset({"close", "near"})
+"""Relational adjectives that relate to something only with a complement ("close to", "near the door");
+before a noun they name a property ("a close margin", "a near relation"), unlike "a different title"."""
+
+
 BLOCK = MappingProxyType({
     "determiners": lemmas_of_type("determiner"),
     "ambiguous": AMBIGUOUS_DETERMINERS,
     "relational": lemmas_of_type("relational"),
+    "comparative": lemmas_of_type("relational") - PROXIMITY,
     "weather": lemmas_of_type(*WEATHER_TYPES) | {"fine", "dark", "light", "bright", "dusk"},
     "phrases": FIXED_PHRASES,
 })
@@ -124,7 +130,7 @@ def blocked(x, block) -> bool:
     if lemma in block["ambiguous"] and text(x.relation) in ("amod", "conj") and flag(x.attr_before):
         return True
     before_noun = flag(x.attr_before) and text(x.relation) in ("amod", "conj")
-    if lemma in block["relational"] and (text(x.prep) or before_noun):
+    if (lemma in block["relational"] and text(x.prep)) or (lemma in block["comparative"] and before_noun):
         return True
     if fixed_phrase(x, block["phrases"]) or quantity_little(x):
         return True

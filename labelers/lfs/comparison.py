@@ -17,11 +17,11 @@ def lf_relational_prep(x, relational):
     return NOT_BOUND if text(x.prep) and text(x.attr_lemma) in relational else ABSTAIN
 
 
-@labeling_function(resources=dict(relational=BLOCK["relational"]))
-def lf_relational_attributive(x, relational):
+@labeling_function(resources=dict(comparative=BLOCK["comparative"]))
+def lf_relational_attributive(x, comparative):
     """A relational adjective before its noun compares it with something: "of equal size", "a different
-    title", "the previous day" -> NOT_BOUND."""
-    ok = text(x.attr_lemma) in relational and flag(x.attr_before) and text(x.relation) in ("amod", "conj")
+    title", "the previous day" -> NOT_BOUND (not "a close margin", "a near relation": see PROXIMITY)."""
+    ok = text(x.attr_lemma) in comparative and flag(x.attr_before) and text(x.relation) in ("amod", "conj")
     return NOT_BOUND if ok else ABSTAIN
 
 

@@ -134,6 +134,10 @@ def test_name_head_and_appositive_list(parser):
     ("The rooms, which she always kept clean, were small.", "rooms", "clean", "oprd"),
     ("He explained the things which he had before made ambiguous.", "things", "ambiguous", "oprd"),
     ("She found the letter, which she thought very strange.", "letter", "strange", "oprd"),
+    # an object predicate the parser hung on the noun of the object's "of" phrase
+    ("It was so great as to render a different disposal of the next presentation necessary.", "disposal",
+     "necessary", "oprd"),
+    ("She thought the manners of the young man very pleasing.", "manners", "pleasing", "oprd"),
     ("The man was tall and dark.", "man", "dark", "conj"),
     ("He was seated by the fire.", "He", "seated", "predicative"),
     # the parser hangs the subject on the passive auxiliary here ("I" an nsubj of "am")

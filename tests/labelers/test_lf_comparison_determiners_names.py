@@ -2,7 +2,7 @@
 from lf_helpers import check_votes
 
 from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
-from labelers.lfs import comparison, determiners, idioms, names
+from labelers.lfs import comparison, determiners, idioms, names, syntax
 
 
 def test_than_comparison(parser):
@@ -29,6 +29,14 @@ def test_relational_attributive(parser):
         ("She gave it a different title.", "title", "different", NOT_BOUND),
         ("Her taste was different from his.", "taste", "different", ABSTAIN),
         ("The tall man was here.", "man", "tall", ABSTAIN),
+        ("He won by a close margin.", "margin", "close", ABSTAIN),  # proximity before a noun: a property
+        ("They went to the house of a near relation.", "relation", "near", ABSTAIN),
+    ])
+    check_votes(parser, comparison.lf_relational_prep, [
+        ("The house was close to the church.", "house", "close", NOT_BOUND),  # with its complement: relational
+    ])
+    check_votes(parser, syntax.lf_attributive, [
+        ("He won by a close margin.", "margin", "close", BOUND),  # not blocked
     ])
 
 
@@ -83,7 +91,6 @@ def test_in_name(parser):
 
 def test_guarded_rules_silence_the_structural_lfs(parser):
     """Where a NOT_BOUND rule fires, the structural LFs abstain (no clash for the label models to misread)."""
-    from labelers.lfs import syntax
     check_votes(parser, syntax.lf_attributive, [
         ("She had a great deal of money.", "deal", "great", ABSTAIN),
         ("It was a great house.", "house", "great", BOUND),
