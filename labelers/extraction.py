@@ -124,6 +124,9 @@ obliged")."""
 PRONOMINAL_ADVERB = re.compile(r"(here|there|where)(abouts?|after|at|by|fore|from|in|of|on|to|under|unto|upon|with)")
 """Adverbs such as "hereafter" and "thereby", which the tagger sometimes reads as adjectives ("the living was
 hereafter for Edmund"); never an attribute."""
+NOUN_SUFFIX = re.compile(r"[a-z]{3,}(ness|ity|tion|sion|ship|hood|ism)")
+"""Abstract-noun endings no English adjective has, for words the tagger reads as adjectives ("with cheerful
+selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
@@ -191,7 +194,8 @@ def is_proper_adjective(tok: Token) -> bool:
 
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
-    if not _has_alpha(tok) or _misread_verb(tok) or PRONOMINAL_ADVERB.fullmatch(tok.lower_):
+    if not _has_alpha(tok) or _misread_verb(tok) or PRONOMINAL_ADVERB.fullmatch(tok.lower_) \
+            or NOUN_SUFFIX.fullmatch(tok.lower_):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok):
         return True

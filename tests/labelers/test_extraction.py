@@ -100,6 +100,14 @@ def test_pronominal_adverbs_are_never_attributes(parser, word):
     assert tok.pos_ == "ADJ" and not is_attribute(tok)  # the tagger's reading, corrected
 
 
+def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
+    doc = parser.doc("Marianne was afraid of offending; but escaping as quickly as possible, could soon with cheerful "
+                     "selfishness reflect, firstly, that he had not been half so bad.")
+    tok = next(t for t in doc if t.text == "selfishness")
+    assert tok.pos_ == "ADJ" and not is_attribute(tok)  # the tagger's reading, corrected
+    assert is_attribute(next(t for t in parser.doc("He was vehement.") if t.text == "vehement"))
+
+
 @pytest.mark.parametrize("text, word, verb", [
     ("King Hussein in 1988 permanently relinquished Jordanian claims to the West Bank.", "relinquished", True),
     ("His independent streak angered regime establishment figures, including the leader.", "angered", True),
