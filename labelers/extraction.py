@@ -195,7 +195,7 @@ def is_proper_adjective(tok: Token) -> bool:
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok) or _misread_verb(tok) or PRONOMINAL_ADVERB.fullmatch(tok.lower_) \
-            or NOUN_SUFFIX.fullmatch(tok.lower_):
+            or NOUN_SUFFIX.fullmatch(tok.lower_) or _grades_adjective(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok):
         return True
@@ -206,6 +206,12 @@ def is_attribute(tok: Token) -> bool:
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+def _grades_adjective(tok: Token) -> bool:
+    """An adjective used as the degree adverb of the adjective after it ("She's real pretty", "awful
+    good"): it describes the adjective, not an entity."""
+    return tok.dep_ == "advmod" and tok.pos_ == "ADJ" and tok.head.pos_ == "ADJ" and tok.head.i == tok.i + 1
 
 
 def _misread_verb(tok: Token) -> bool:
@@ -451,6 +457,8 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
     """``adj`` as a predicate of ``verb`` (``dep`` its role): on the object of a non-copula ("found him
     asleep"), else on the subject, predicative after a linking verb and depictive after others."""
     obj = _object(verb)
+    if obj is not None and obj.i > adj.i and any(t.text == "," for t in adj.doc[adj.i + 1:obj.i]):
+        obj = None  # "The ship lay becalmed, her sails hanging limp": an absolute clause, not an object
     if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
         return _object_predicate(adj, verb, obj)
     if dep == "ccomp":
@@ -631,7 +639,20 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
 
 
 def than_follows(adj: Token) -> bool:
-    """A "than" comparison: a 'than' child of the adjective or of its "more"/"less", or right after it."""
+    """A "than" comparison of the adjective, or of a coordination that shares one "more" / "less" ("more
+    heavy, restless, and uncomfortable than before"; not "young, pretty and taller than her sister")."""
+    if _than_after(adj):
+        return True
+    first = adj
+    while first.dep_ == "conj" and first.head.pos_ == "ADJ" and first.head is not first:
+        first = first.head
+    if not any(c.dep_ == "advmod" and c.lower_ in ("more", "less") for c in first.children):
+        return False
+    return any(_than_after(c) for c in first.subtree if c.dep_ == "conj" and c.pos_ == "ADJ")
+
+
+def _than_after(adj: Token) -> bool:
+    """A 'than' child of the adjective or of its "more"/"less", or right after it."""
     for c in adj.children:
         if c.lower_ == "than":
             return True

@@ -4,7 +4,7 @@ import pytest
 from spacy.tokens import Doc
 
 from labelers.extraction import (CANDIDATE_COLUMNS, attach, entity_mentions, extract_candidates, is_attribute,
-                                 mention_kind)
+                                 mention_kind, than_follows)
 
 EMMA = "Emma Woodhouse, handsome, clever, and rich, seemed to unite some of the best blessings of existence."
 PARAGRAPHS = (
@@ -100,6 +100,17 @@ def test_pronominal_adverbs_are_never_attributes(parser, word):
     assert tok.pos_ == "ADJ" and not is_attribute(tok)  # the tagger's reading, corrected
 
 
+def test_a_shared_more_than_compares_every_conjunct(parser):
+    doc = parser.doc("Towards the evening Marianne became ill again, growing more heavy, restless, and uncomfortable "
+                     "than before.")
+    assert [than_follows(t) for t in doc if t.pos_ == "ADJ"] == [False, True, True, True]  # ill is not compared
+
+
+def test_an_adjective_grading_an_adjective_is_no_attribute(parser):
+    tok = next(t for t in parser.doc("\"She's real pretty, ain't she?\" said the kid.") if t.text == "real")
+    assert tok.pos_ == "ADJ" and tok.dep_ == "advmod" and not is_attribute(tok)
+
+
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
     doc = parser.doc("Marianne was afraid of offending; but escaping as quickly as possible, could soon with cheerful "
                      "selfishness reflect, firstly, that he had not been half so bad.")
@@ -142,6 +153,7 @@ def test_name_head_and_appositive_list(parser):
     ("The rooms, which she always kept clean, were small.", "rooms", "clean", "oprd"),
     ("He explained the things which he had before made ambiguous.", "things", "ambiguous", "oprd"),
     ("She found the letter, which she thought very strange.", "letter", "strange", "oprd"),
+    ("The ship lay becalmed, her sails hanging limp from the yards.", "ship", "becalmed", "depictive"),
     # an object predicate the parser hung on the noun of the object's "of" phrase
     ("It was so great as to render a different disposal of the next presentation necessary.", "disposal",
      "necessary", "oprd"),
