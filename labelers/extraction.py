@@ -422,6 +422,11 @@ def _hyphen_compound_head(adj: Token, noun: Token) -> Token:
     return noun
 
 
+def _comma_between(left: Token, right: Token) -> bool:
+    """A comma between two tokens of one doc (``left`` before ``right``)."""
+    return any(t.text == "," for t in left.doc[left.i + 1:right.i])
+
+
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
@@ -434,7 +439,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
-        if adj.i > head.i and any(t.text == "," for t in adj.doc[head.i + 1:adj.i]):
+        if adj.i > head.i and _comma_between(head, adj):
             relation = "appos"
         return Attachment(target.i, relation, relation, -1, adj.i)
     if dep == "appos" and head.pos_ in ("NOUN", "PROPN", "PRON"):
@@ -457,7 +462,7 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
     """``adj`` as a predicate of ``verb`` (``dep`` its role): on the object of a non-copula ("found him
     asleep"), else on the subject, predicative after a linking verb and depictive after others."""
     obj = _object(verb)
-    if obj is not None and obj.i > adj.i and any(t.text == "," for t in adj.doc[adj.i + 1:obj.i]):
+    if obj is not None and obj.i > adj.i and _comma_between(adj, obj):
         obj = None  # "The ship lay becalmed, her sails hanging limp": an absolute clause, not an object
     if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
         return _object_predicate(adj, verb, obj)
@@ -485,9 +490,9 @@ def _as_predicate(adj: Token) -> Attachment | None:
 def _postposed_on_time_noun(adj: Token) -> Attachment | None:
     """"John was for a short time silent", "made her for a time sensible": the parser hangs the
     predicate on the time noun of the adverbial before it; re-attach it as the clause's predicate."""
-    noun, doc = adj.head, adj.doc
+    noun = adj.head
     if adj.dep_ != "amod" or noun.i >= adj.i or noun.lemma_.lower() not in TIME_NOUNS or noun.dep_ != "pobj" \
-            or any(t.text == "," for t in doc[noun.i + 1:adj.i]):
+            or _comma_between(noun, adj):
         return None
     prep = noun.head
     if prep.dep_ != "prep" or prep.head.pos_ not in ("VERB", "AUX") or prep.head is prep:
@@ -500,7 +505,7 @@ def _predicate_past_of_phrase(adj: Token) -> Attachment | None:
     predicate of a verb in RESULT_VERBS on the noun of the object's "of" phrase; re-attach it to the
     object. None for other adjectives ("a heart of gold pure as snow")."""
     noun = adj.head
-    if adj.dep_ != "amod" or noun.i >= adj.i or noun.dep_ != "pobj" or any(t.text == "," for t in adj.doc[noun.i + 1:adj.i]):
+    if adj.dep_ != "amod" or noun.i >= adj.i or noun.dep_ != "pobj" or _comma_between(noun, adj):
         return None
     prep = noun.head
     obj = prep.head
