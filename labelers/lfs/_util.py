@@ -81,13 +81,14 @@ def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
 
 FIXED_PHRASES = MappingProxyType({
     "great": frozenset({"deal", "while", "measure", "many"}),
-    "good": frozenset({"deal", "while", "many"}),
+    "good": frozenset({"deal", "while", "many", "time"}),
     "little": frozenset({"while", "bit"}),
     "long": frozenset({"while"}),
     "prime": frozenset({"minister"}),
     "stumbling": frozenset({"block"}),
 })
-"""Adjective lemma -> the nouns it forms a quantity or time idiom, or a lexicalised title, with."""
+"""Adjective lemma -> the nouns it forms a quantity or time idiom ("in good time": early), or a lexicalised
+title, with."""
 
 
 def fixed_phrase(x, phrases) -> bool:

@@ -44,6 +44,7 @@ def test_fixed_phrase(parser):
     check_votes(parser, idioms.lf_fixed_phrase, [
         ("She had a great deal of money.", "deal", "great", NOT_BOUND),
         ("He stayed a little while.", "while", "little", NOT_BOUND),
+        ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("It was a great house.", "house", "great", ABSTAIN),
         ("In short, her civility was great.", "civility", "short", NOT_BOUND),  # adverbial idioms
