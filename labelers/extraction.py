@@ -19,7 +19,10 @@ Definitions (all heuristic, documented here and in the README):
   a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
-  ``is_proper_adjective``), which is then no mention itself.
+  ``is_proper_adjective``), which is then no mention itself. Never an attribute: a word form that is no
+  adjective ("hereafter", "selfishness": ``_never_attribute_form``), a past verb the tagger reads as an
+  adjective of its object ("in 1988 permanently relinquished Jordanian claims": ``_misread_verb``), an
+  adjective grading the next adjective ("real pretty": ``_grades_adjective``).
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -194,8 +197,7 @@ def is_proper_adjective(tok: Token) -> bool:
 
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
-    if not _has_alpha(tok) or _misread_verb(tok) or PRONOMINAL_ADVERB.fullmatch(tok.lower_) \
-            or NOUN_SUFFIX.fullmatch(tok.lower_) or _grades_adjective(tok):
+    if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok):
         return True
@@ -206,6 +208,13 @@ def is_attribute(tok: Token) -> bool:
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+@lru_cache(maxsize=65536)
+def _never_attribute_form(lower: str) -> bool:
+    """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX); cached
+    by form, as every token asks."""
+    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower))
 
 
 def _grades_adjective(tok: Token) -> bool:
