@@ -23,12 +23,14 @@ the first round, with properties drawn with replacement, is kept under "history"
 
     OMP_WAIT_POLICY=PASSIVE python benchmarks/synthetic_binding.py
     python benchmarks/synthetic_binding.py --steps 20 --results /tmp/b.json --work /tmp/bw -- --model.d_model=32
+    python benchmarks/synthetic_binding.py --parallel 8     # a GPU machine: 8 seeds share the device at once
 
 Arguments after ``--`` are passed to every ``regscaffold train`` call (``--section.key=value``).
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
 import json
 import math
@@ -168,8 +170,9 @@ def accuracies(runs: list[dict], key: str) -> str:
 
 
 def fidelity_table(results: dict) -> list[str]:
-    before = results["history"][HISTORY]["runs"]["registers"]
-    columns = [("before (v1 generator)", before)] + [
+    history = results["history"].get(HISTORY)  # absent from a results file started afresh
+    columns = [("before (v1 generator)", history["runs"]["registers"])] if history else []
+    columns += [
         (name, results["conditions"][name]["runs"].get("registers", {}))
         for name in ("generator", "arch") if name in results["conditions"]]
     lines = ["## Fidelity: registers arm, first passage by seed", "",
@@ -325,6 +328,48 @@ def load(path: Path, protocol: dict) -> dict:
     return results
 
 
+def record(results: dict, job: tuple[str, list[str], str, int], found: dict, args: argparse.Namespace) -> None:
+    """One finished seed into RESULTS, written with its Markdown and plot at once (a killed run loses none)."""
+    condition, options, arm, seed = job
+    results["conditions"][condition]["runs"].setdefault(arm, {})[str(seed)] = found
+    results["updated"] = datetime.datetime.now().isoformat(timespec="seconds")
+    write_json(args.results, results)
+    write_text(args.results.with_suffix(".md"), markdown(results))
+    plot(results, args.results.with_name(args.results.stem + "_noise.png"))
+    print(f"{condition} {arm} seed {seed}: {found['first_passage']}", flush=True)
+
+
+def run_plan(results: dict, args: argparse.Namespace) -> None:
+    """Every seed the plan holds, up to --parallel at once (seeds are independent; the plan grows as results
+    decide it), each recorded the moment it finishes, in whatever order they finish."""
+    running: dict[concurrent.futures.Future, tuple] = {}
+    with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:  # threads: each waits on a subprocess
+        while True:
+            busy = {(c, a, s) for c, _, a, s in running.values()}
+            todo = [(c, o, a, s) for c, o, a, seeds in plan(results) for s in seeds
+                    if str(s) not in results["conditions"].get(c, {}).get("runs", {}).get(a, {})
+                    and (c, a, s) not in busy]
+            for job in todo[:args.parallel - len(running)]:
+                prepare(results, job, args)
+                running[pool.submit(run_seed, *job, args)] = job
+            if not running:
+                return
+            finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                record(results, running.pop(future), future.result(), args)
+
+
+def prepare(results: dict, job: tuple[str, list[str], str, int], args: argparse.Namespace) -> None:
+    """The condition's entry in RESULTS (options checked against the plan, the noise as it lands measured)."""
+    condition, options, _, _ = job
+    entry = results["conditions"].setdefault(condition, {"options": options, "runs": {}})
+    if entry["options"] != options:
+        sys.exit(f"{args.results}: condition {condition} was run with {entry['options']}, the plan now says "
+                 f"{options}; use another --results")
+    if condition in NOISE and "measured" not in entry:
+        entry["measured"] = noise_measured(NOISE[condition])
+
+
 def main() -> None:
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -334,6 +379,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/synthetic_binding.json")
     parser.add_argument("--work", type=Path, default=ROOT / "benchmarks/_work/synthetic_binding")
     parser.add_argument("--report-only", action="store_true", help="rewrite the Markdown and plot, run nothing")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="seeds trained at once (each its own process; on a GPU machine, 8 share the device)")
     args = parser.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     args.extra = extra
     protocol = {"steps": args.steps, "eval_every": args.eval_every, "options": MODEL + extra}
@@ -347,24 +394,8 @@ def main() -> None:
         results.update(machine=machine_info(),
                        command="python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]))
     results.setdefault("updated", datetime.datetime.now().isoformat(timespec="seconds"))
-    while not args.report_only:
-        todo = [(c, o, a, s) for c, o, a, seeds in plan(results) for s in seeds
-                if str(s) not in results["conditions"].get(c, {}).get("runs", {}).get(a, {})]
-        if not todo:
-            break
-        condition, options, arm, seed = todo[0]
-        entry = results["conditions"].setdefault(condition, {"options": options, "runs": {}})
-        if entry["options"] != options:
-            sys.exit(f"{args.results}: condition {condition} was run with {entry['options']}, the plan now says "
-                     f"{options}; use another --results")
-        if condition in NOISE and "measured" not in entry:
-            entry["measured"] = noise_measured(NOISE[condition])
-        entry["runs"].setdefault(arm, {})[str(seed)] = run_seed(condition, options, arm, seed, args)
-        results["updated"] = datetime.datetime.now().isoformat(timespec="seconds")
-        write_json(args.results, results)
-        write_text(args.results.with_suffix(".md"), markdown(results))
-        plot(results, args.results.with_name(args.results.stem + "_noise.png"))
-        print(f"{condition} {arm} seed {seed}: {entry['runs'][arm][str(seed)]['first_passage']}", flush=True)
+    if not args.report_only:
+        run_plan(results, args)
     write_text(args.results.with_suffix(".md"), markdown(results))
     plot(results, args.results.with_name(args.results.stem + "_noise.png"))
 
