@@ -48,12 +48,17 @@ stops with the protocol error.
     .venv/bin/python benchmarks/real_text.py --arms pc_readouts reg_lm --seeds 0 --steps 20 --save-every 10 \\
         --aux-weight 0.2 --work /tmp/rt --results /tmp/rt/real_text.json --export-dir /tmp/rt/checkpoints \\
         -- --model.d_model=32 --model.n_layer=1 --model.block_size=96 --data.readout_tokens=32
-Arguments after ``--`` are --section.key=value overrides for every training run.
+    .venv/bin/python benchmarks/real_text.py --parallel 8 --resume     # a GPU machine: 8 runs share the device
+Arguments after ``--`` are --section.key=value overrides for every training run. With --parallel N, up to N
+runs train and score at once, each in a process of its own (this script with --child), recorded as each
+finishes; the plan's gates (a control's lift-off before the pilot, the pilot's choice before the arms) hold.
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime
+import functools
 import gzip
 import json
 import os
@@ -159,6 +164,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "set, which the gate and the pilot read; about half the scoring time)")
     parser.add_argument("--resume", action="store_true", help="continue interrupted runs from their checkpoints")
     parser.add_argument("--report-only", action="store_true", help="only rewrite the Markdown from RESULTS")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="runs trained and scored at once, each its own process (a GPU machine: 8 share it)")
+    parser.add_argument("--child", metavar="ARM:SEED:WEIGHT", default=None,
+                        help="(what --parallel starts) train and score one step into WORK/RUN/record.json")
     args = parser.parse_args(own)
     args.extra = extra
     return args
@@ -699,10 +708,89 @@ def export(step: Step, out: Path, results: dict[str, Any], args: argparse.Namesp
     exports[step.arm] = by_run[step.run]
 
 
+@functools.cache
+def window_targets(run: Path) -> LabeledRun:
+    """The LabelModel's window targets of RUN (read once a process)."""
+    return load_run(run, "window")
+
+
+def measure(step: Step, args: argparse.Namespace, sets: dict[str, list[Probe]]) -> dict[str, Any]:
+    """Train STEP's run (or find it trained) and score it: its record; every item's scores go beside RESULTS."""
+    out = train_step(step, args)
+    record, items = evaluate_run(out, step, sets, window_targets(args.run), args)
+    write_items(items_path(args.results, step.run), items)
+    return record
+
+
+def measure_apart(step: Step, args: argparse.Namespace) -> dict[str, Any]:
+    """``measure`` in a process of its own (this script with --child), so that --parallel runs share a machine
+    (or one GPU) without sharing an interpreter; the child leaves the record in WORK/RUN/record.json."""
+    own = ["--run", str(args.run), "--work", str(args.work), "--results", str(args.results), "--steps",
+           str(args.steps), "--save-every", str(args.save_every), "--curve-probes", args.curve_probes,
+           *(["--resume"] if args.resume else []), "--child", f"{step.arm}:{step.seed}:{step.weight}"]
+    subprocess.run([sys.executable, __file__, *own, "--", *args.extra], check=True, cwd=ROOT)
+    return json.loads((args.work / step.run / "record.json").read_text())
+
+
+def child(args: argparse.Namespace, sets: dict[str, list[Probe]]) -> None:
+    arm, seed, weight = args.child.split(":")
+    step = Step("child", arm, int(seed), None if weight == "None" else float(weight))
+    write_json(args.work / step.run / "record.json", measure(step, args, sets))
+
+
+def record_step(step: Step, record: dict[str, Any] | None, results: dict[str, Any], sets: dict[str, list[Probe]],
+                args: argparse.Namespace, seconds: float) -> None:
+    """A finished step into RESULTS (RECORD None: its run was scored under another arm), written at once."""
+    if record is not None:
+        results["runs"][step.run] = record
+    if step.phase != "pilot":  # a pilot run becomes reg_lm's seed 0 only if its weight is chosen
+        results["arms"].setdefault(step.arm, {})[str(step.seed)] = step.run
+    if step.phase == "pilot" and (weight := pilot_choice(results)) is not None:
+        results["pilot"] = {"chosen": weight, "by": "pilot: highest valid margin at the last checkpoint",
+                            "margins": {f"{w:g}": results["runs"][Step("pilot", "reg_lm", 0, w).run]["final"]
+                                        ["probes"][VALID]["margin"]["mean"] for w in PILOT_WEIGHTS}}
+    export(step, args.work / step.run, results, args)
+    results["aggregate"] = aggregate(results, sets, args.results)
+    results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    write_json(args.results, results)
+    write_text(args.results.with_suffix(".md"), markdown(results))
+    final = results["runs"][step.run]["final"]["probes"][VALID]
+    print(f"{step.phase} {step.arm} seed {step.seed} ({step.run}): valid {interval_of(final)}, swap "
+          f"{(final.get('swap') or {}).get('accuracy')} ({seconds:.0f} s)", flush=True)
+
+
+def run_plan(results: dict[str, Any], sets: dict[str, list[Probe]], args: argparse.Namespace) -> None:
+    """Every step the plan holds, up to --parallel runs at once (the plan grows as results decide it: the
+    pilot after a control lifts off, the arms after the pilot), each recorded the moment it finishes."""
+    work = functools.partial(measure, args=args, sets=sets) if args.parallel == 1 else \
+        functools.partial(measure_apart, args=args)
+    running: dict[concurrent.futures.Future, tuple[Step, float]] = {}
+    with concurrent.futures.ThreadPoolExecutor(args.parallel) as pool:
+        while True:
+            todo = [s for s in plan(results, args.arms, args.aux_weight)
+                    if (s.phase == "pilot" or args.seeds is None or s.seed in args.seeds) and not done(s, results)]
+            if scored := next((s for s in todo if s.run in results["runs"]), None):
+                record_step(scored, None, results, sets, args, 0.0)
+                continue
+            busy = {step.run for step, _ in running.values()}
+            for step in todo:
+                if len(running) < args.parallel and step.run not in busy:
+                    running[pool.submit(work, step)] = (step, time.perf_counter())
+                    busy.add(step.run)
+            if not running:
+                return
+            finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                step, started = running.pop(future)
+                record_step(step, future.result(), results, sets, args, time.perf_counter() - started)
+
+
 def main(argv: list[str]) -> None:
     args = parse_args(argv)
     paths = probe_sets(args)
     sets = {name: read_probes(path) for name, path in paths.items()}
+    if args.child:
+        return child(args, sets)
     sample = config_for(Step("control", "pc_readouts", 0, None), args)
     protocol = {"options": PROTOCOL + args.extra, "steps": args.steps, "save_every": args.save_every,
                 "curve_probes": args.curve_probes,
@@ -721,34 +809,8 @@ def main(argv: list[str]) -> None:
             sys.exit(f"{args.results}: the register arms ran at weight {results['pilot']['chosen']} "
                      f"({results['pilot']['by']}), not {args.aux_weight}; use another --results")
         results["pilot"] = {"chosen": args.aux_weight, "by": "--aux-weight"}
-    labels = None
-    while not args.report_only:
-        todo = [s for s in plan(results, args.arms, args.aux_weight)
-                if (s.phase == "pilot" or args.seeds is None or s.seed in args.seeds) and not done(s, results)]
-        if not todo:
-            break
-        step, started = todo[0], time.perf_counter()
-        out = train_step(step, args)
-        if step.run not in results["runs"]:
-            if labels is None:  # the LabelModel's window targets, read once
-                labels = load_run(args.run, "window")
-            record, items = evaluate_run(out, step, sets, labels, args)
-            write_items(items_path(args.results, step.run), items)
-            results["runs"][step.run] = record
-        if step.phase != "pilot":  # a pilot run becomes reg_lm's seed 0 only if its weight is chosen
-            results["arms"].setdefault(step.arm, {})[str(step.seed)] = step.run
-        if step.phase == "pilot" and (weight := pilot_choice(results)) is not None:
-            results["pilot"] = {"chosen": weight, "by": "pilot: highest valid margin at the last checkpoint",
-                                "margins": {f"{w:g}": results["runs"][Step("pilot", "reg_lm", 0, w).run]["final"]
-                                            ["probes"][VALID]["margin"]["mean"] for w in PILOT_WEIGHTS}}
-        export(step, out, results, args)
-        results["aggregate"] = aggregate(results, sets, args.results)
-        results["updated"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        write_json(args.results, results)
-        write_text(args.results.with_suffix(".md"), markdown(results))
-        final = results["runs"][step.run]["final"]["probes"][VALID]
-        print(f"{step.phase} {step.arm} seed {step.seed} ({step.run}): valid {interval_of(final)}, swap "
-              f"{(final.get('swap') or {}).get('accuracy')} ({time.perf_counter() - started:.0f} s)", flush=True)
+    if not args.report_only:
+        run_plan(results, sets, args)
     lifted = any(lift_off(r) is not None for a in CONTROLS for r in arm_runs(results, a).values())
     if not (args.report_only or args.arms or lifted):
         print("no positive control has lifted off: the arms wait (issue 12 item 4: a larger model or budget), "

@@ -176,3 +176,35 @@ def test_relabeled_run_changes_the_protocol_so_a_resumed_grid_stops(rt, tmp_path
     (run / "bindings.parquet").write_bytes(b"new LFs")
     with pytest.raises(SystemExit):
         rt.load(results, {"labels_sha256": rt.labels_fingerprint(run)})
+
+
+def test_parallel_runs_each_folder_once_at_most_n_at_a_time_and_records_every_arm(rt, tmp_path, monkeypatch):
+    import threading
+    import time as clock
+    lock, live, peak, trained = threading.Lock(), [0], [0], []
+
+    def fake_apart(step, args):
+        with lock:
+            live[0] += 1
+            peak[0] = max(peak[0], live[0])
+            trained.append(step.run)
+        clock.sleep(0.05)
+        with lock:
+            live[0] -= 1
+        return record([(0.0, -1.0, 1.0)])
+
+    monkeypatch.setattr(rt, "measure_apart", fake_apart)
+    for name in ("export", "write_json", "write_text"):
+        monkeypatch.setattr(rt, name, lambda *a, **k: None)
+    monkeypatch.setattr(rt, "aggregate", lambda *a, **k: {})
+    monkeypatch.setattr(rt, "markdown", lambda *a, **k: "")
+    args = rt.parse_args(["--arms", "pc_readouts", "ce_readouts", "reg_lm", "--seeds", "0", "1", "2",
+                          "--aux-weight", "0.2", "--parallel", "2", "--results", str(tmp_path / "r.json")])
+    results = {"runs": {}, "arms": {}}
+    rt.run_plan(results, {}, args)
+    assert peak[0] == 2 and sorted(trained) == sorted(set(trained))  # ce_readouts-s0 (the control's) once
+    assert set(trained) == {"ce_readouts-s0", "ce_readouts-s1", "ce_readouts-s2",
+                            "reg_lm_w0.2-s0", "reg_lm_w0.2-s1", "reg_lm_w0.2-s2"}
+    assert results["arms"]["pc_readouts"] == {"0": "ce_readouts-s0"}
+    assert {a: sorted(v) for a, v in results["arms"].items() if a != "pc_readouts"} == {
+        "ce_readouts": ["0", "1", "2"], "reg_lm": ["0", "1", "2"]}
