@@ -219,14 +219,22 @@ class EndModel:
         return 1.0 / (1.0 + np.exp(-(X @ self.coef + self.intercept)))
 
 
+WEIGHT_DECIMALS = 6
+"""Decimals the end model's weights keep: far below what moves a decision (a logit shifts by about 1e-5),
+far above the run-to-run noise of the fit (1e-13)."""
+
+
 def fit(X: sparse.csr_matrix, p_bound: np.ndarray, config: EndModelConfig) -> EndModel:
     """Noise-aware logistic regression on soft labels ``p_bound``."""
     model = LogisticRegression(C=config.C, max_iter=config.max_iter, solver="lbfgs")
     stacked = sparse.vstack([X, X]).tocsr()
     y = np.r_[np.ones(X.shape[0]), np.zeros(X.shape[0])]
     model.fit(stacked, y, sample_weight=np.r_[p_bound, 1.0 - p_bound])
-    # both classes are always present (each row once as each), so coef_ is for classes_[1] = BOUND
-    return EndModel(model.coef_[0].astype(np.float64), float(model.intercept_[0]), config.window)
+    # both classes are always present (each row once as each), so coef_ is for classes_[1] = BOUND.
+    # lbfgs's last bits differ between processes (seen: 7e-14, from how the float sums fall in memory);
+    # rounded to WEIGHT_DECIMALS, the weights are the same bytes in every process, as a rerun promises
+    coef = np.round(model.coef_[0].astype(np.float64), WEIGHT_DECIMALS)
+    return EndModel(coef, round(float(model.intercept_[0]), WEIGHT_DECIMALS), config.window)
 
 
 def predict(model: EndModel, X: sparse.csr_matrix) -> np.ndarray:
