@@ -22,7 +22,8 @@ Definitions (all heuristic, documented here and in the README):
   ``is_proper_adjective``), which is then no mention itself. Never an attribute: a word form that is no
   adjective ("hereafter", "selfishness": ``_never_attribute_form``), a past verb the tagger reads as an
   adjective of its object ("in 1988 permanently relinquished Jordanian claims": ``_misread_verb``), an
-  adjective grading the next adjective ("real pretty": ``_grades_adjective``).
+  adjective grading the next adjective ("real pretty": ``_grades_adjective``), unless both stand before
+  their noun ("a long awkward passage": ``_stacked_on``, attached as the next adjective is).
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -37,7 +38,8 @@ Definitions (all heuristic, documented here and in the README):
   predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
   clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
   is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its
-  own starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive
+  own starts a clause and inherits nothing ("and her manner agitated"). ``quotes_between`` counts the
+  quotation marks between the two tokens (speech on one side, narration on the other). A predicate (not an attributive
   adjective) also links every noun conjoined with its target ("the man and his wife were happy",
   ``conjoined_targets``).
 * Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
@@ -70,7 +72,7 @@ CANDIDATE_COLUMNS: list[str] = [
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
     "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "adverbial_idiom", "expletive_it",
-    "distance", "nouns_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
+    "distance", "nouns_between", "quotes_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
     "sent_text",
 ]
 """Column order of the candidate table (see ``extract_candidates`` for types)."""
@@ -113,6 +115,10 @@ RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
+GRADING_ADJECTIVES = frozenset({"little", "much", "many", "great", "more", "most", "less", "least", "far",
+                                "real", "awful", "mighty", "monstrous", "right", "dead", "plenty"})
+"""Adjectives that grade the adjective after them ("a little more", "a great many", "real pretty", "right
+honourable") rather than stack with it on a noun."""
 DEGREE_ADVERBS = frozenset({"very", "quite", "rather", "more", "most", "less", "least", "extremely", "exceedingly",
                             "somewhat"})
 """Degree adverbs: they grade a state, not an event (*"he was very killed"), so a participle right after one
@@ -219,8 +225,23 @@ def _never_attribute_form(lower: str) -> bool:
 
 def _grades_adjective(tok: Token) -> bool:
     """An adjective used as the degree adverb of the adjective after it ("She's real pretty", "awful
-    good"): it describes the adjective, not an entity."""
-    return tok.dep_ == "advmod" and tok.pos_ == "ADJ" and tok.head.pos_ == "ADJ" and tok.head.i == tok.i + 1
+    good"): it describes the adjective, not an entity. Not a stacked attributive adjective that the parser
+    reads so (``_stacked_on``)."""
+    return (tok.dep_ == "advmod" and tok.pos_ == "ADJ" and tok.head.pos_ == "ADJ" and tok.head.i == tok.i + 1
+            and _stacked_on(tok) is None)
+
+
+def _stacked_on(tok: Token) -> Token | None:
+    """The attributive adjective right after ``tok`` when the parser hangs ``tok`` on it as a degree adverb
+    although both stand before its noun: stacked adjectives of one noun ("a long awkward passage", "their
+    manly unstudied simplicity"), so ``tok`` describes that noun too. None for a degree or quantity word
+    ("a little more time", "a great many people": GRADING_ADJECTIVES) and for other adjectives."""
+    nxt = tok.head
+    if tok.dep_ != "advmod" or tok.pos_ != "ADJ" or nxt.i != tok.i + 1 or nxt.pos_ != "ADJ" or nxt.dep_ != "amod":
+        return None
+    if tok.lower_ in GRADING_ADJECTIVES or nxt.head.i <= nxt.i or nxt.head.pos_ not in ("NOUN", "PROPN"):
+        return None
+    return nxt
 
 
 def _misread_verb(tok: Token) -> bool:
@@ -445,6 +466,9 @@ def _direct_attachment(adj: Token) -> Attachment:
     absolute = _absolute_with(adj)
     if absolute is not None:  # "with his eyes fixed": an object predicate of "with"
         return Attachment(absolute.i, "oprd", "oprd", -1, adj.i)
+    stacked = _stacked_on(adj)
+    if stacked is not None:  # "a long awkward passage": attributive like the next adjective
+        head, dep = stacked.head, "amod"
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
@@ -956,6 +980,20 @@ def _sent_mentions_between(mention_pos: list[int], lo: int, hi: int) -> int:
     return sum(1 for p in mention_pos if lo < p < hi)
 
 
+QUOTATION_MARKS = frozenset({'"', "\u201c", "\u201d", "``", "''"})
+"""Double quotation marks (straight, curly, and the PTB-style pairs); single quotes are left out, being
+apostrophes as often."""
+
+
+def _quote_marks_before(doc: Doc) -> list[int]:
+    """For each token, how many quotation marks (QUOTATION_MARKS) come before it in ``doc``."""
+    count, out = 0, []
+    for t in doc:
+        out.append(count)
+        count += t.text in QUOTATION_MARKS
+    return out
+
+
 def entity_mentions(doc: Doc, sent_of: list[int] | None = None) -> list[Mention]:
     """All entity mentions of ``doc`` in token order, with ``ent_id`` and ``antecedent`` resolved."""
     if sent_of is None:
@@ -969,13 +1007,13 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
     """Candidate rows for one parsed passage, ordered by (ent_i, attr_i); columns CANDIDATE_COLUMNS.
 
     Types: ints for sent, ent_i, attr_i, *_start, *_end, ent_id, antecedent_i, attr_target_i,
-    distance, nouns_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
+    distance, nouns_between, quotes_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
     antecedent_person, same_clause, negated, non_asserted, neg_det, than_follows, in_name, adverbial_idiom,
     expletive_it, attr_before,
     nearest_mention, next_mention, nearest_person; strings for the rest ('' when empty).
     """
     sent_of, sents = _sentence_ids(doc)
-    words = _word_positions(doc)
+    words, quotes = _word_positions(doc), _quote_marks_before(doc)
     mentions = entity_mentions(doc, sent_of)
     by_i = {m.i: m for m in mentions}
     attrs = [t for t in doc if is_attribute(t)]
@@ -1034,6 +1072,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
                 "dep_path": dep_path(tok, adj),
                 "distance": dists[k],
                 "nouns_between": _sent_mentions_between(wpos, lo, hi),
+                "quotes_between": abs(quotes[m.i] - quotes[adj.i]),
                 "attr_before": adj.i < m.i,
                 "nearest_mention": k == nearest,
                 "next_mention": bool(after) and after[0].i == m.i,

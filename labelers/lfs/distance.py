@@ -2,7 +2,7 @@
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
-from labelers.lfs._util import BLOCK, blocked, flag, modifies_a_noun, num, text
+from labelers.lfs._util import BLOCK, across_quotes, blocked, flag, modifies_a_noun, num, text
 
 FAR = 3
 """Unlinked pairs more than this many words apart."""
@@ -34,6 +34,15 @@ def lf_unattached_unlinked(x):
     return NOT_BOUND if num(x.attr_target_i) < 0 and text(x.relation) == "none" else ABSTAIN
 
 
+@labeling_function()
+def lf_across_quotes(x):
+    """A quotation mark between the pair: speech and narration, or two turns of a dialogue ("'Very true,'
+    cried Frank"; "'Good heavens!' cried Catherine, quite frightened") -> NOT_BOUND. Misses the speaker
+    of a first-person predicate ("said he, 'and am sure'") and an interrupted quotation ("'My mother's
+    illness,' he continued, 'was sudden.'"): about 1 in 5 of the corpus bindings it removes."""
+    return NOT_BOUND if across_quotes(x) else ABSTAIN
+
+
 @labeling_function(resources=dict(block=BLOCK))
 def lf_adjacent_prenominal(x, block):
     """Surface pattern: adjective right before a noun that heads its phrase -> BOUND ("a red ball"; not
@@ -44,4 +53,4 @@ def lf_adjacent_prenominal(x, block):
 
 
 LFS = [lf_far_unlinked, lf_noun_between_unlinked, lf_attached_elsewhere, lf_unattached_unlinked,
-       lf_adjacent_prenominal]
+       lf_across_quotes, lf_adjacent_prenominal]

@@ -16,7 +16,7 @@ TOKENS = pd.DataFrame({"doc_id": "d", "i": range(5), "pos": ["DET", "ADJ", "NOUN
 def candidate(ent_i: int, attr_i: int, relation: str) -> dict:
     cand = {c: "" for c in endmodel.PAIR_COLUMNS} | {c: False for c in endmodel.FLAG_COLUMNS}
     return cand | {"doc_id": "d", "ent_i": ent_i, "attr_i": attr_i, "relation": relation, "distance": abs(ent_i - attr_i),
-                   "nouns_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red"}
+                   "nouns_between": 0, "quotes_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red"}
 
 
 def test_features_describe_structure_not_the_words():
@@ -82,7 +82,7 @@ def mixed_shard(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
         ends = [(0, n - 1), (n - 1, 0), (n // 2, n // 2)] + [tuple(rng.integers(0, n, 2)) for _ in range(6)]
         for ent_i, attr_i in ends:
             cands.append({"doc_id": f"p{doc}", "ent_i": ent_i, "attr_i": attr_i, "distance": abs(ent_i - attr_i),
-                          "nouns_between": int(rng.integers(0, 6))}
+                          "nouns_between": int(rng.integers(0, 6)), "quotes_between": int(rng.integers(0, 2))}
                          | {c: rng.choice(["a", "b", ""]) for c in endmodel.PAIR_COLUMNS}
                          | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS}
                          | {"ent_lower": "deal", "ent_lemma": "deal", "attr_lemma": rng.choice(["great", "red", "19th"])})

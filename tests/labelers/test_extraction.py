@@ -27,7 +27,7 @@ def test_columns_and_types(parser):
     for r in rows:
         assert list(r) == CANDIDATE_COLUMNS
         for col in ("sent", "ent_i", "attr_i", "ent_start", "ent_end", "attr_start", "attr_end", "ent_id",
-                    "antecedent_i", "attr_target_i", "distance", "nouns_between"):
+                    "antecedent_i", "attr_target_i", "distance", "nouns_between", "quotes_between"):
             assert type(r[col]) is int, col
         for col in ("ent_person", "negated", "non_asserted", "than_follows", "in_name", "expletive_it", "nearest_mention",
                     "same_clause", "attr_before", "neg_det"):
@@ -109,6 +109,15 @@ def test_a_shared_more_than_compares_every_conjunct(parser):
 def test_an_adjective_grading_an_adjective_is_no_attribute(parser):
     tok = next(t for t in parser.doc("\"She's real pretty, ain't she?\" said the kid.") if t.text == "real")
     assert tok.pos_ == "ADJ" and tok.dep_ == "advmod" and not is_attribute(tok)
+
+
+def test_a_stacked_adjective_read_as_a_degree_adverb_describes_the_noun(parser):
+    doc = parser.doc("It was at the other end of the house, and a long awkward passage must be gone through.")
+    long_ = next(t for t in doc if t.text == "long")
+    assert long_.dep_ == "advmod" and is_attribute(long_)  # the parser's reading, repaired
+    assert doc[attach(long_).target].text == "passage" and attach(long_).relation == "amod"
+    graded = next(t for t in parser.doc("There are a great many people like me.") if t.text == "great")
+    assert graded.dep_ == "advmod" and not is_attribute(graded)  # a degree word stays out
 
 
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):

@@ -30,6 +30,15 @@ def test_attached_elsewhere(parser):
     ])
 
 
+def test_across_quotes(parser):
+    check_votes(parser, distance.lf_across_quotes, [
+        ('"Yes, very true," cried Frank.', "Frank", "true", NOT_BOUND),  # speech and narration
+        ('"Good heavens!" cried Catherine, quite frightened.', "heavens", "frightened", NOT_BOUND),
+        ('"Good heavens!" cried Catherine, quite frightened.', "Catherine", "frightened", ABSTAIN),
+        ('\u201cThe old man is tired,\u201d she said.', "man", "tired", ABSTAIN),  # both inside one quotation
+    ])
+
+
 def test_unattached_unlinked(parser):
     check_votes(parser, distance.lf_unattached_unlinked, [
         ("In general the girls were away.", "girls", "general", NOT_BOUND),
