@@ -370,7 +370,7 @@ def evaluate_run(out: Path, step: Step, sets: dict[str, list[Probe]], run: Label
     record = {"run": step.run, "arm": step.arm, "seed": step.seed, "aux_weight": step.weight or 0.0,
               "labels": ARMS[step.arm].labels, "options": list(ARMS[step.arm].options), "steps": last,
               "tokens_per_s": sum(r["tokens_per_s"] * r["train_seconds"] for r in records) / seconds,
-              "train_seconds": seconds, "lift_off_step": None, "curve": curve,
+              "train_seconds": seconds, "device": machine_info()["device"], "lift_off_step": None, "curve": curve,
               "final": {"probes": curve[-1]["probes"], "register_head": register_head(out / checkpoint.CKPT, run),
                         "perplexity": perplexity(out / checkpoint.CKPT, run, args)},
               "readouts": json.loads(readouts_path.read_text()) if readouts_path.exists() else None}
