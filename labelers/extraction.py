@@ -16,7 +16,9 @@ Definitions (all heuristic, documented here and in the README):
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
   impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
   an agent);
-  a passive participle whose word form is in the attribute lexicon ("he was seated"); a capitalised
+  a passive participle whose word form is in the attribute lexicon ("he was seated"), or such a
+  participle set off by a comma after its noun or its clause ("Miss Bingley, seated near him";
+  "stood her ground, determined to hear all": ``_set_off_state``); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
   ``is_proper_adjective``), which is then no mention itself. Never an attribute: a word form that is no
@@ -213,6 +215,8 @@ def is_attribute(tok: Token) -> bool:
         return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
+    if _set_off_state(tok) is not None:
+        return True
     return _is_name_adjective(tok)
 
 
@@ -293,6 +297,26 @@ def is_adjectival_participle(tok: Token) -> bool:
         return True
     subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
     return tok.dep_ in ("ccomp", "oprd") and subject is not None and subject.left_edge.i == head.i + 1
+
+
+def _set_off_state(tok: Token) -> Token | None:
+    """What a state participle set off by a comma describes: the noun right before the comma ("The men,
+    tired of waiting, sat down": ``acl``) or the subject of the clause it follows ("Lydia stood her ground, determined to
+    hear all": a supplementive ``advcl``). Only word forms the attribute lexicon holds (states and
+    emotions: "determined", "pleased", "tired"), so that events ("The ship, built in 1850") stay out; never
+    with an object, an agent or an auxiliary of its own. None for other tokens."""
+    if tok.tag_ not in ("VBN", "VBD") or tok.pos_ != "VERB" or tok.lower_ not in load_lexicon():
+        return None
+    if any(c.dep_ in ("dobj", "agent") or c.dep_ in CLAUSE_DEPS for c in tok.children):
+        return None
+    head = tok.head
+    if head.i >= tok.i or tok.i == 0 or tok.doc[tok.i - 1].text != ",":
+        return None
+    if tok.dep_ == "acl" and head.pos_ in ("NOUN", "PROPN", "PRON") and head.i == tok.i - 2:
+        return head  # the noun right before the comma: a farther one is as often a misattachment
+    if tok.dep_ == "advcl" and head.pos_ in ("VERB", "AUX"):
+        return find_subject(head)
+    return None
 
 
 def _has_subject(tok: Token) -> bool:
@@ -469,6 +493,10 @@ def _direct_attachment(adj: Token) -> Attachment:
     stacked = _stacked_on(adj)
     if stacked is not None:  # "a long awkward passage": attributive like the next adjective
         head, dep = stacked.head, "amod"
+    described = _set_off_state(adj)
+    if described is not None:  # "The captain, exhausted, went below"; "stood her ground, determined to hear"
+        relation = "appos" if adj.dep_ == "acl" else "depictive"
+        return Attachment(_noun_head(described).i, relation, relation, -1 if adj.dep_ == "acl" else adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"

@@ -120,6 +120,22 @@ def test_a_stacked_adjective_read_as_a_degree_adverb_describes_the_noun(parser):
     assert graded.dep_ == "advmod" and not is_attribute(graded)  # a degree word stays out
 
 
+@pytest.mark.parametrize("text, word, relation, target", [
+    ("Lydia stood her ground, determined to hear all she could.", "determined", "depictive", "Lydia"),
+    ("Mr. Darcy was writing, and Miss Bingley, seated near him, was watching the letter.", "seated", "appos",
+     "Bingley"),
+    ("The ship, built in 1850, was sold.", "built", None, None),  # an event: no state word
+    ("The captain, exhausted by the long watch, went below.", "exhausted", None, None),  # an agent
+])
+def test_a_state_participle_set_off_by_a_comma(parser, text, word, relation, target):
+    doc = parser.doc(text)
+    tok = next(t for t in doc if t.text == word)
+    assert tok.pos_ == "VERB" and is_attribute(tok) == (relation is not None)
+    if relation is not None:
+        found = attach(tok)
+        assert (found.relation, doc[found.target].text) == (relation, target)
+
+
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
     doc = parser.doc("Marianne was afraid of offending; but escaping as quickly as possible, could soon with cheerful "
                      "selfishness reflect, firstly, that he had not been half so bad.")
