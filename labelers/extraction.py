@@ -40,10 +40,10 @@ Definitions (all heuristic, documented here and in the README):
   predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
   clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
   is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its
-  own starts a clause and inherits nothing ("and her manner agitated"). ``quotes_between`` counts the
-  quotation marks between the two tokens (speech on one side, narration on the other). A predicate (not an attributive
+  own starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive
   adjective) also links every noun conjoined with its target ("the man and his wife were happy",
-  ``conjoined_targets``).
+  ``conjoined_targets``). ``quotes_between`` counts the quotation marks between the two tokens (speech
+  on one side, narration on the other).
 * Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
   as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or
   attempted), neg_det (the noun denied: "no", "without", "not ... any"), in_name (a word of a proper
@@ -74,8 +74,8 @@ CANDIDATE_COLUMNS: list[str] = [
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
     "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "adverbial_idiom", "expletive_it",
-    "distance", "nouns_between", "quotes_between", "attr_before", "nearest_mention", "next_mention", "nearest_person",
-    "sent_text",
+    "distance", "nouns_between", "quotes_between", "attr_before", "nearest_mention", "next_mention",
+    "nearest_person", "sent_text",
 ]
 """Column order of the candidate table (see ``extract_candidates`` for types)."""
 
@@ -300,11 +300,11 @@ def is_adjectival_participle(tok: Token) -> bool:
 
 
 def _set_off_state(tok: Token) -> Token | None:
-    """What a state participle set off by a comma describes: the noun right before the comma ("The men,
-    tired of waiting, sat down": ``acl``) or the subject of the clause it follows ("Lydia stood her ground, determined to
-    hear all": a supplementive ``advcl``). Only word forms the attribute lexicon holds (states and
-    emotions: "determined", "pleased", "tired"), so that events ("The ship, built in 1850") stay out; never
-    with an object, an agent or an auxiliary of its own. None for other tokens."""
+    """What a state participle set off by a comma describes: the noun right before the comma ("Miss
+    Bingley, seated near him, was watching": ``acl``) or the subject of the clause it follows ("Lydia stood
+    her ground, determined to hear all": a supplementive ``advcl``). Only word forms the attribute lexicon
+    holds (states and emotions: "determined", "pleased", "tired"), so that events ("The ship, built in
+    1850") stay out; never with an object, an agent or an auxiliary of its own. None for other tokens."""
     if tok.tag_ not in ("VBN", "VBD") or tok.pos_ != "VERB" or tok.lower_ not in load_lexicon():
         return None
     if any(c.dep_ in ("dobj", "agent") or c.dep_ in CLAUSE_DEPS for c in tok.children):
@@ -494,9 +494,10 @@ def _direct_attachment(adj: Token) -> Attachment:
     if stacked is not None:  # "a long awkward passage": attributive like the next adjective
         head, dep = stacked.head, "amod"
     described = _set_off_state(adj)
-    if described is not None:  # "The captain, exhausted, went below"; "stood her ground, determined to hear"
-        relation = "appos" if adj.dep_ == "acl" else "depictive"
-        return Attachment(_noun_head(described).i, relation, relation, -1 if adj.dep_ == "acl" else adj.head.i, adj.i)
+    if described is not None:  # "Miss Bingley, seated near him"; "stood her ground, determined to hear"
+        if adj.dep_ == "acl":
+            return Attachment(_noun_head(described).i, "appos", "appos", -1, adj.i)
+        return Attachment(_noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"

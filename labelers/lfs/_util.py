@@ -124,11 +124,11 @@ def across_quotes(x) -> bool:
 
 def blocked(x, block) -> bool:
     """True when the pair cannot be an asserted property whatever its structure: negated or not asserted,
-    across a quotation mark, "than" comparison, inside a name or an adverbial idiom ("in short"), expletive it, determiner-like (an
-    ordinal, quantity "little"), relational with a preposition or (but for PROXIMITY) before its noun, a
-    fixed phrase, weather it. Every BOUND-voting LF abstains on such pairs, so that none contradicts the
-    NOT_BOUND LF stating the same rule (the label models read each such clash as that rule's error). Reads
-    only GUARD_COLUMNS."""
+    across a quotation mark, "than" comparison, inside a name or an adverbial idiom ("in short"), expletive
+    it, determiner-like (an ordinal, quantity "little"), relational with a preposition or (but for
+    PROXIMITY) before its noun, a fixed phrase, weather it. Every BOUND-voting LF abstains on such pairs, so
+    that none contradicts the NOT_BOUND LF stating the same rule (the label models read each such clash as
+    that rule's error). Reads only GUARD_COLUMNS."""
     if (flag(x.negated) or flag(x.non_asserted) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)
             or flag(x.adverbial_idiom) or flag(x.expletive_it) or across_quotes(x)):
         return True
