@@ -1010,16 +1010,19 @@ def _sent_mentions_between(mention_pos: list[int], lo: int, hi: int) -> int:
 
 
 QUOTATION_MARKS = frozenset({'"', "\u201c", "\u201d", "``", "''"})
-"""Double quotation marks (straight, curly, and the PTB-style pairs); single quotes are left out, being
-apostrophes as often."""
+"""Double quotation marks (straight, curly, and the PTB-style pairs): a quotation mark whatever the tag."""
+QUOTE_TAGS = frozenset({"``", "''"})
+"""The tagger's tags for an opening and a closing quotation mark. They tell a single quote ("'Very true,'
+said Frank", as British editions print dialogue) from an apostrophe, which is tagged POS or part of a
+word ("boys'", "isn't")."""
 
 
 def _quote_marks_before(doc: Doc) -> list[int]:
-    """For each token, how many quotation marks (QUOTATION_MARKS) come before it in ``doc``."""
+    """For each token, how many quotation marks (QUOTATION_MARKS, or a token tagged as one) come before it."""
     count, out = 0, []
     for t in doc:
         out.append(count)
-        count += t.text in QUOTATION_MARKS
+        count += t.text in QUOTATION_MARKS or t.tag_ in QUOTE_TAGS
     return out
 
 

@@ -36,6 +36,8 @@ def test_across_quotes(parser):
         ('"Good heavens!" cried Catherine, quite frightened.', "heavens", "frightened", NOT_BOUND),
         ('"Good heavens!" cried Catherine, quite frightened.', "Catherine", "frightened", ABSTAIN),
         ('\u201cThe old man is tired,\u201d she said.', "man", "tired", ABSTAIN),  # both inside one quotation
+        ("'Very true,' said Frank.", "Frank", "true", NOT_BOUND),  # single quotes, as British editions print
+        ("The boys' dog isn't tired.", "dog", "tired", ABSTAIN),  # apostrophes are no quotation marks
     ])
 
 
