@@ -793,7 +793,8 @@ def multiword_name_ents(doc: Doc) -> dict[int, Span]:
 
 def is_expletive_it(tok: Token) -> bool:
     """Expletive 'it': dep expl, or subject of a predicate with an extraposed clause ("it was necessary
-    to go", "it is true that...", "it seemed that...")."""
+    to go", "it is true that...", "it seemed that...", "it was impossible for her to be", and of an object
+    predicate: "made it clear that...", "found it hard to believe")."""
     if tok.lower_ != "it":
         return False
     if tok.dep_ == "expl":
@@ -807,12 +808,36 @@ def is_expletive_it(tok: Token) -> bool:
             continue
         if c.dep_ in ("ccomp", "csubj") and any(g.dep_ == "mark" for g in c.children):
             return True
-        if c.dep_ in ("acomp", "attr", "oprd") and any(
+        if c.dep_ in ("acomp", "attr", "oprd") and not _degree_complement(c) and any(
                 g.dep_ in clause_deps and g.i > c.i and g.pos_ in ("VERB", "AUX") for g in c.children):
             return True
         if c.dep_ == "xcomp" and verb.lemma_ in COPULA and any(g.lower_ == "to" for g in c.children):
             return True
+        predicates = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr")]
+        if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
+                _degree_complement(a) for a in predicates):
+            return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
     return verb.lemma_ in ("seem", "appear", "happen") and any(c.dep_ == "ccomp" for c in verb.children)
+
+
+def _degree_complement(adj: Token) -> bool:
+    """The clause after ``adj`` completes "too" or "enough", not an expletive 'it' ("it was too heavy for him
+    to lift": the box is heavy). Not "so", an intensifier as often ("it is so delightful to have an evening
+    to oneself")."""
+    return any(g.lower_ in ("too", "enough") for g in adj.children)
+
+
+def _extraposable(clause: Token) -> bool:
+    """A clause that an expletive 'it' stands for: a to-infinitive ("for her to be") or a that-clause, not
+    one of result ("so that", "such that")."""
+    if clause.pos_ not in ("VERB", "AUX"):
+        return False
+    for g in clause.children:
+        if g.dep_ == "aux" and g.lower_ == "to":
+            return True
+        if g.dep_ == "mark" and g.lower_ == "that" and (g.i == 0 or g.doc[g.i - 1].lower_ not in ("so", "such")):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------------------------

@@ -64,6 +64,11 @@ def test_expletive_it(parser):
         ("It was necessary to go.", "It", "necessary", NOT_BOUND),
         ("It is true that she was poor.", "It", "true", NOT_BOUND),
         ("The box was heavy and it was old.", "it", "old", ABSTAIN),
+        ("It was impossible for her to be insensible of his change of manners.", "It", "impossible", NOT_BOUND),
+        ("Colonel Fitzwilliam had made it clear that he had no intentions at all.", "it", "clear", NOT_BOUND),
+        ("She found it hard to believe him.", "it", "hard", NOT_BOUND),
+        ("It was too heavy for him to lift.", "It", "heavy", ABSTAIN),  # a degree complement: the box
+        ("It is so delightful to have an evening to oneself.", "It", "delightful", NOT_BOUND),  # "so" intensifies
     ])
 
 
