@@ -661,7 +661,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     """A predicate the text does not assert (data/gold/README.md, non-asserted contexts): its verb has a
     hypothetical modal ("would be happy"), a subjunctive "were" after a singular subject ("till he were
     old"), a conditional complementiser ("if she were rich", "unless it is true"), or it is the complement
-    of a wish or an attempt ("wished to be useful", "hoped she was well"). Attributive pairs never are."""
+    of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"). Attributive
+    pairs never are."""
     chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
     if not chain:
         return False
@@ -672,6 +673,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
             if c.dep_ == "mark" and c.lower_ in IRREALIS_MARKS:
                 return True
     wanting = chain[1:] + ([chain[-1].head] if chain[-1].dep_ == "ccomp" else [])  # "hoped (that) she was"
+    if att.base_relation == "oprd":
+        wanting.append(chain[0])  # an object predicate of a wish is wanted, not had: "wished it unsaid"
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
     return _subjunctive_were(chain[0])

@@ -136,6 +136,16 @@ def test_a_state_participle_set_off_by_a_comma(parser, text, word, relation, tar
         assert (found.relation, doc[found.target].text) == (relation, target)
 
 
+def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
+    from labelers.extraction import is_non_asserted
+    for text, word, wished in [("When she had spoken it, she wished it unsaid.", "unsaid", True),
+                               ("I wish them very happy.", "happy", True),
+                               ("She kept the rooms clean.", "clean", False)]:
+        doc = parser.doc(text)
+        found = attach(next(t for t in doc if t.text == word))
+        assert found.relation == "oprd" and is_non_asserted(found, doc) == wished, text
+
+
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
     doc = parser.doc("Marianne was afraid of offending; but escaping as quickly as possible, could soon with cheerful "
                      "selfishness reflect, firstly, that he had not been half so bad.")
