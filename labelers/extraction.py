@@ -661,8 +661,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     """A predicate the text does not assert (data/gold/README.md, non-asserted contexts): its verb has a
     hypothetical modal ("would be happy"), a subjunctive "were" after a singular subject ("till he were
     old"), a conditional complementiser ("if she were rich", "unless it is true"), or it is the complement
-    of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"). Attributive
-    pairs never are."""
+    of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"), or asked in
+    a yes-no question ("are you sure?"). Attributive pairs never are."""
     chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
     if not chain:
         return False
@@ -677,7 +677,27 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
         wanting.append(chain[0])  # an object predicate of a wish is wanted, not had: "wished it unsaid"
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
-    return _subjunctive_were(chain[0])
+    return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
+
+
+WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+def _polar_question(verb: Token) -> bool:
+    """``verb``'s clause is a yes-no question, which asks rather than asserts ("are you sure?", "Is she
+    pretty?"; data/gold/README.md: questioned properties): the verb or its auxiliary comes before its
+    subject, a question mark ends the clause, and no wh-word comes before the verb ("how happy was she?"
+    asserts)."""
+    subj = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
+    if subj is None:
+        return False
+    first = min([verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))], key=lambda t: t.i)
+    if first.i > subj.i:
+        return False
+    end = verb.right_edge  # the question mark is the clause's own punctuation or comes right after it
+    after = next((t for t in verb.doc[end.i + 1:end.i + 3] if not t.is_space and t.tag_ not in QUOTE_TAGS), None)
+    asked = end.text == "?" or (after is not None and after.text == "?")
+    return asked and not any(t.tag_ in WH_TAGS for t in verb.sent if t.i < first.i)
 
 
 def _subjunctive_were(verb: Token) -> bool:

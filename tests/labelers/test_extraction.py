@@ -146,6 +146,18 @@ def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
         assert found.relation == "oprd" and is_non_asserted(found, doc) == wished, text
 
 
+@pytest.mark.parametrize("text, asked", [
+    ("Are you sure they are all horrid?", True), ('"Is he handsome?" asked Kitty.', True),
+    ("Did he seem happy?", True), ("How happy was she?", False),  # a wh-exclamation asserts
+    ("She is pretty, isn't she?", False), ("She was pretty.", False),
+])
+def test_a_yes_no_question_does_not_assert(parser, text, asked):
+    from labelers.extraction import is_non_asserted
+    doc = parser.doc(text)
+    adj = next(t for t in doc if t.pos_ == "ADJ")
+    assert is_non_asserted(attach(adj), doc) == asked
+
+
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
     doc = parser.doc("Marianne was afraid of offending; but escaping as quickly as possible, could soon with cheerful "
                      "selfishness reflect, firstly, that he had not been half so bad.")
