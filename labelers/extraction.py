@@ -681,6 +681,7 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
 
 
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+"""Tags of wh-words ("how", "what", "which"), which make a question or exclamation of another kind."""
 
 
 def _polar_question(verb: Token) -> bool:
@@ -826,6 +827,7 @@ def is_expletive_it(tok: Token) -> bool:
         return False
     verb = tok.head
     clause_deps = ("xcomp", "ccomp", "csubj")
+    predicates = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr")]
     for c in verb.children:
         if c.i <= tok.i:
             continue
@@ -836,7 +838,6 @@ def is_expletive_it(tok: Token) -> bool:
             return True
         if c.dep_ == "xcomp" and verb.lemma_ in COPULA and any(g.lower_ == "to" for g in c.children):
             return True
-        predicates = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr")]
         if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
