@@ -59,7 +59,7 @@ from typing import Iterable
 
 from spacy.tokens import Doc, Span, Token
 
-from labelers.lexicon import attribute_type, load_coref_tables, load_lexicon
+from labelers.lexicon import attribute_type, load_adjective_forms, load_coref_tables, load_lexicon
 
 CANDIDATE_COLUMNS: list[str] = [
     # key columns (pipeline.core.schemas.CANDIDATE_KEY_COLUMNS) and coreference
@@ -172,6 +172,8 @@ def mention_kind(tok: Token) -> str | None:
     if not _has_alpha(tok):
         return None
     if tok.pos_ == "NOUN":
+        if _mistagged_adjective(tok):
+            return None
         if tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i:
             return None
         return "noun"
@@ -207,9 +209,9 @@ def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok):
         return False
-    if tok.pos_ == "ADJ" or is_proper_adjective(tok):
+    if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
-    if tok.tag_ in ("VBN", "VBG") and tok.dep_ in PARTICIPLE_DEPS:
+    if tok.tag_ in ("VBN", "VBG") and (tok.dep_ in PARTICIPLE_DEPS or _prenominal_conjunct(tok)):
         return True
     if is_adjectival_participle(tok):
         return True
@@ -218,6 +220,22 @@ def is_attribute(tok: Token) -> bool:
     if _set_off_state(tok) is not None:
         return True
     return _is_name_adjective(tok)
+
+
+def _mistagged_adjective(tok: Token) -> bool:
+    """A word the tagger called a noun, modifying a noun after it, that English only ever uses as an
+    adjective ("her doting mother", "the neighboring countries", "an imprudent step": WordNet lists the
+    form as an adjective and never as a noun, verb or adverb)."""
+    return (tok.pos_ == "NOUN" and tok.dep_ in ("amod", "compound") and tok.head.i > tok.i
+            and tok.head.pos_ in ("NOUN", "PROPN") and tok.lower_ in load_adjective_forms())
+
+
+def _prenominal_conjunct(tok: Token) -> bool:
+    """A participle conjoined with an attributive adjective before the same noun ("its growing and rapidly
+    urbanizing population", "a broken and subdued accent"): attributive too, whatever its own tag."""
+    first = tok.head
+    return (tok.dep_ == "conj" and first.dep_ == "amod" and first.i < tok.i < first.head.i
+            and first.head.pos_ in ("NOUN", "PROPN") and is_attribute(first))
 
 
 @lru_cache(maxsize=65536)

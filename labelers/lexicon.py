@@ -1,4 +1,5 @@
-"""Lookup tables shipped in labelers/resources/: the attribute lexicon and the coreference tables.
+"""Lookup tables shipped in labelers/resources/: the attribute lexicon, the adjective-only word forms and the
+coreference tables.
 
 The attribute lexicon maps an adjective lemma (lower case; adjectival participles by their word form,
 e.g. ``seated``) to exactly one type: colour, size, shape, age, emotion, character, appearance, health,
@@ -28,6 +29,13 @@ def _load(name: str) -> dict:
 def load_lexicon() -> Mapping[str, str]:
     """The attribute lexicon: lemma -> type (a plain dict; do not mutate)."""
     return dict(_load("attribute_lexicon.json")["lemmas"])
+
+
+@lru_cache(maxsize=1)
+def load_adjective_forms() -> frozenset[str]:
+    """Word forms that are only ever adjectives (WordNet via spaCy's lemmatizer tables; see
+    resources/make_adjectives.py): lower case, single words."""
+    return frozenset(_load("adjective_forms.json")["forms"])
 
 
 @lru_cache(maxsize=1)

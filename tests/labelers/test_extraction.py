@@ -120,6 +120,24 @@ def test_a_stacked_adjective_read_as_a_degree_adverb_describes_the_noun(parser):
     assert graded.dep_ == "advmod" and not is_attribute(graded)  # a degree word stays out
 
 
+@pytest.mark.parametrize("text, word, pos, target", [
+    ("Marianne was restored to her doting mother.", "doting", "NOUN", "mother"),  # an adjective tagged NOUN
+    ("She was shown into a confined and scantily furnished chamber.", "furnished", "VERB", "chamber"),
+    ("Kenya has a dynamic and rapidly growing economy.", "growing", "VERB", "economy"),
+])
+def test_a_prenominal_adjective_the_tagger_misread_is_attributive(parser, text, word, pos, target):
+    doc = parser.doc(text)
+    tok = next(t for t in doc if t.text == word)
+    assert tok.pos_ == pos and is_attribute(tok) and mention_kind(tok) is None
+    assert doc[attach(tok).target].text == target
+
+
+def test_a_noun_modifier_that_can_be_a_noun_stays_a_noun(parser):
+    doc = parser.doc("She opened the iron gate and waited in the school room.")  # "iron": adjective and noun
+    assert [(t.pos_, t.dep_) for t in doc if t.text in ("iron", "school")] == [("NOUN", "compound")] * 2
+    assert not any(is_attribute(t) for t in doc if t.text in ("iron", "school"))
+
+
 @pytest.mark.parametrize("text, word, relation, target", [
     ("Lydia stood her ground, determined to hear all she could.", "determined", "depictive", "Lydia"),
     ("Mr. Darcy was writing, and Miss Bingley, seated near him, was watching the letter.", "seated", "appos",
