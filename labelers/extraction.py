@@ -59,7 +59,7 @@ from typing import Iterable
 
 from spacy.tokens import Doc, Span, Token
 
-from labelers.lexicon import attribute_type, load_adjective_forms, load_coref_tables, load_lexicon
+from labelers.lexicon import attribute_type, load_adjective_forms, load_coref_tables, load_lexicon, load_un_verbs
 
 CANDIDATE_COLUMNS: list[str] = [
     # key columns (pipeline.core.schemas.CANDIDATE_KEY_COLUMNS) and coreference
@@ -217,7 +217,7 @@ def is_attribute(tok: Token) -> bool:
         return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
-    if _set_off_state(tok) is not None:
+    if _set_off_state(tok) is not None or _negative_state(tok):
         return True
     return _is_name_adjective(tok)
 
@@ -228,6 +228,15 @@ def _mistagged_adjective(tok: Token) -> bool:
     form as an adjective and never as a noun, verb or adverb)."""
     return (tok.pos_ == "NOUN" and tok.dep_ in ("amod", "compound") and tok.head.i > tok.i
             and tok.head.pos_ in ("NOUN", "PROPN") and tok.lower_ in load_adjective_forms())
+
+
+def _negative_state(tok: Token) -> bool:
+    """An un- participle that English uses as an adjective ("The day was unmarked by anything", "proved him
+    wholly unmoved by any feeling", "to pass uncensured"): a state even with a by-phrase, as there is no
+    event of un-moving; never with an object, nor of a verb that begins with "un" ("was unlocked by the
+    maid"). Only forms WordNet lists as adjectives only."""
+    return (tok.tag_ in ("VBN", "VBD") and tok.lower_.startswith("un") and tok.lower_ in load_adjective_forms()
+            and tok.lemma_.lower() not in load_un_verbs() and not any(c.dep_ == "dobj" for c in tok.children))
 
 
 def _prenominal_conjunct(tok: Token) -> bool:

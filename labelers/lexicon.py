@@ -39,6 +39,12 @@ def load_adjective_forms() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def load_un_verbs() -> frozenset[str]:
+    """Verbs beginning with "un" ("unlock", "undermine"; WordNet, as for ``load_adjective_forms``)."""
+    return frozenset(_load("adjective_forms.json")["un_verbs"])
+
+
+@lru_cache(maxsize=1)
 def load_coref_tables() -> tuple[Mapping[str, str], Mapping[str, str], Mapping[str, str]]:
     """(person_nouns, titles, first_names): lower-case word -> gender ('m', 'f'; '' for unmarked nouns)."""
     data = _load("coref.json")

@@ -1,5 +1,5 @@
 """Regenerate adjective_forms.json: the word forms WordNet lists as adjectives and never as a noun, verb
-or adverb, as spaCy's English lemmatizer ships them (the ``lemma_index`` table of en_core_web_sm 3.8.0,
+or adverb, and the verbs that begin with "un", as spaCy's English lemmatizer ships them (the ``lemma_index`` table of en_core_web_sm 3.8.0,
 which comes from spacy-lookups-data and WordNet 3.0; WordNet licence: Princeton's, permissive).
 
     .venv/bin/python labelers/resources/make_adjectives.py
@@ -20,6 +20,11 @@ def adjective_only_forms(index) -> list[str]:
     return sorted(w for w in index["adj"] if re.fullmatch(r"[a-z]+", w) and w not in other)
 
 
+def un_verbs(index) -> list[str]:
+    """Verbs that begin with "un" ("unlock", "unfold", "undermine"): their participles can be events."""
+    return sorted(w for w in index["verb"] if re.fullmatch(r"un[a-z]+", w))
+
+
 def main() -> None:
     nlp = spacy.load(PIPELINE)
     index = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
@@ -27,8 +32,10 @@ def main() -> None:
                            f"lemma_index table of spaCy's {nlp.meta['lang']}_{nlp.meta['name']} "
                            f"{nlp.meta['version']} lemmatizer; made by labelers/resources/make_adjectives.py. Used "
                            "by labelers.extraction to read a prenominal word the tagger called a noun as the "
-                           "adjective it is ('her doting mother').",
-            "forms": adjective_only_forms(index)}
+                           "adjective it is ('her doting mother'); un_verbs: the verbs beginning with 'un', whose participles are not "
+                           "always states ('unlocked by the maid').",
+            "forms": adjective_only_forms(index),
+            "un_verbs": un_verbs(index)}
     tmp = OUT.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=0, ensure_ascii=False) + "\n", encoding="utf-8")
     tmp.replace(OUT)

@@ -5,6 +5,7 @@ from spacy.tokens import Doc
 
 from labelers.extraction import (CANDIDATE_COLUMNS, attach, entity_mentions, extract_candidates, is_attribute,
                                  mention_kind, than_follows)
+from labelers.lexicon import load_adjective_forms
 
 EMMA = "Emma Woodhouse, handsome, clever, and rich, seemed to unite some of the best blessings of existence."
 PARAGRAPHS = (
@@ -130,6 +131,19 @@ def test_a_prenominal_adjective_the_tagger_misread_is_attributive(parser, text, 
     tok = next(t for t in doc if t.text == word)
     assert tok.pos_ == pos and is_attribute(tok) and mention_kind(tok) is None
     assert doc[attach(tok).target].text == target
+
+
+@pytest.mark.parametrize("text, word, target", [
+    ("He was listening with an air which proved him wholly unmoved by any feeling of remorse.", "unmoved", "him"),
+    ("The day was unmarked therefore by anything to interest her.", "unmarked", "day"),
+])
+def test_an_un_participle_is_a_state_even_with_a_by_phrase(parser, text, word, target):
+    doc = parser.doc(text)
+    tok = next(t for t in doc if t.text == word)
+    assert tok.tag_ == "VBN" and any(c.dep_ == "agent" for c in tok.children) and is_attribute(tok)
+    assert doc[attach(tok).target].text == target
+    unlocked = next(t for t in parser.doc("The door was unlocked by the maid.") if t.text == "unlocked")
+    assert unlocked.lower_ in load_adjective_forms() and not is_attribute(unlocked)  # an event: "unlock"
 
 
 def test_a_noun_modifier_that_can_be_a_noun_stays_a_noun(parser):
