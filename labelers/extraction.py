@@ -116,6 +116,8 @@ LEMMA_FIXES = {"hoped": "hope", "hoping": "hope"}
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
+EPITHET_HEAD_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod"})
+"""Roles of a noun phrase's head (an adjective that the parser made one has lost its noun)."""
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
 GRADING_ADJECTIVES = frozenset({"little", "much", "many", "great", "more", "most", "less", "least", "far",
                                 "real", "awful", "mighty", "monstrous", "right", "dead", "plenty"})
@@ -511,7 +513,8 @@ def _comma_between(left: Token, right: Token) -> bool:
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
-    repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj)
+    repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
+        or _possessed_epithet(adj)
     if repaired is not None:
         return repaired
     absolute = _absolute_with(adj)
@@ -574,6 +577,17 @@ def _as_predicate(adj: Token) -> Attachment | None:
         return _object_predicate(adj, verb, obj)
     subj = _passive_subject(verb)
     return _subject_attachment(adj, verb, "oprd", subj) if subj is not None else None
+
+
+def _possessed_epithet(adj: Token) -> Attachment | None:
+    """"But, my dearest Catherine, have you...", "her dearest Catherine must excuse": the parser makes the
+    adjective after a possessive the head of the noun phrase and cuts the name after it loose; the
+    adjective is an epithet of that name. None for other adjectives."""
+    name = adj.doc[adj.i + 1] if adj.i + 1 < len(adj.doc) else None
+    if name is None or adj.dep_ not in EPITHET_HEAD_DEPS or name.head.i == adj.i or mention_kind(name) != "name" \
+            or not any(c.dep_ == "poss" and c.i == adj.i - 1 for c in adj.children):
+        return None
+    return Attachment(name.i, "amod", "amod", -1, adj.i)
 
 
 def _postposed_on_time_noun(adj: Token) -> Attachment | None:

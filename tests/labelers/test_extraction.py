@@ -146,7 +146,18 @@ def test_an_un_participle_is_a_state_even_with_a_by_phrase(parser, text, word, t
     assert unlocked.lower_ in load_adjective_forms() and not is_attribute(unlocked)  # an event: "unlock"
 
 
-def test_a_noun_modifier_that_can_be_a_noun_stays_a_noun(parser):
+@pytest.mark.parametrize("text, target", [
+    ("But, my dearest Catherine, have you settled what to wear on your head tonight?", "Catherine"),
+    ("He trusted his dearest Emma would not mind.", "Emma"),
+])
+def test_an_epithet_the_parser_made_a_noun_phrase_head_describes_the_name(parser, text, target):
+    doc = parser.doc(text)
+    tok = next(t for t in doc if t.text == "dearest")
+    assert tok.dep_ in ("nsubj", "dobj") and doc[tok.i + 1].head.i != tok.i  # the parser's reading
+    assert (attach(tok).relation, doc[attach(tok).target].text) == ("amod", target)
+
+
+
     doc = parser.doc("She opened the iron gate and waited in the school room.")  # "iron": adjective and noun
     assert [(t.pos_, t.dep_) for t in doc if t.text in ("iron", "school")] == [("NOUN", "compound")] * 2
     assert not any(is_attribute(t) for t in doc if t.text in ("iron", "school"))

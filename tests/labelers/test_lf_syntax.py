@@ -74,4 +74,6 @@ def test_adjective_as_noun(parser):
     check_votes(parser, syntax.lf_adjective_as_noun, [
         ("The husband of the eldest came in.", "husband", "eldest", NOT_BOUND),
         ("The red ball rolled under the table.", "ball", "red", ABSTAIN),
+        ("But, my dearest Catherine, have you settled what to wear?", "Catherine", "dearest", ABSTAIN),  # epithet
+        ("But, my dearest Catherine, have you settled what to wear?", "you", "dearest", NOT_BOUND),
     ])
