@@ -425,3 +425,22 @@ def test_frame_round_trips_through_parquet(parser, tmp_path):
     back = pd.read_parquet(path)
     assert list(back.columns) == CANDIDATE_COLUMNS
     assert back["cand_id"].tolist() == df["cand_id"].tolist()
+
+
+def test_adjective_forms_resource_matches_the_installed_lemmatizer(labelers_nlp):
+    """labelers/resources/adjective_forms.json is what make_adjectives.py derives from the pipeline's own
+    lemma_index table (so its provenance line is true), and it holds no form that is also a noun."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    import labelers
+    script = Path(labelers.__file__).parent / "resources" / "make_adjectives.py"
+    spec = importlib.util.spec_from_file_location("make_adjectives", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    index = labelers_nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    shipped = json.loads(script.with_name("adjective_forms.json").read_text(encoding="utf-8"))
+    assert shipped["forms"] == module.adjective_only_forms(index)
+    assert shipped["un_verbs"] == module.un_verbs(index)
+    assert "doting" in shipped["forms"] and "iron" not in shipped["forms"] and "unlock" in shipped["un_verbs"]
