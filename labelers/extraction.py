@@ -85,6 +85,10 @@ LINKING_VERBS = frozenset({
     "sound", "prove", "go", "fall", "come", "continue", "smell", "taste", "rest", "stand",
 })
 """Verbs whose adjective complement describes the subject ('predicative'); other verbs give 'depictive'."""
+POSTURE_VERBS = frozenset({"sit", "lie"})
+"""Verbs of posture whose adjective complement is depictive ("sat motionless", "lay awake")."""
+MISTAGGED_PREDICATE_DEPS = frozenset({"attr", "dobj", "oprd", "acomp", "npadvmod"})
+"""Roles the parser gives a predicate adjective that the tagger called a noun ("was headstrong": attr)."""
 
 PERSONAL_PRONOUNS: dict[str, tuple[str, str, str, bool]] = {
     # lower form: (class, number, gender, reflexive); class 1/2/3, number sg/pl, gender m/f/n/''.
@@ -225,11 +229,18 @@ def is_attribute(tok: Token) -> bool:
 
 
 def _mistagged_adjective(tok: Token) -> bool:
-    """A word the tagger called a noun, modifying a noun after it, that English only ever uses as an
-    adjective ("her doting mother", "the neighboring countries", "an imprudent step": WordNet lists the
-    form as an adjective and never as a noun, verb or adverb)."""
-    return (tok.pos_ == "NOUN" and tok.dep_ in ("amod", "compound") and tok.head.i > tok.i
-            and tok.head.pos_ in ("NOUN", "PROPN") and tok.lower_ in load_adjective_forms())
+    """A word the tagger called a noun that English only ever uses as an adjective (WordNet lists the form
+    as an adjective and never as a noun, verb or adverb), in an adjective's place: before a noun it
+    modifies ("her doting mother", "the neighboring countries") or, with no determiner or modifier of a
+    noun's, after a linking or posture verb ("he was headstrong", "she sat motionless over it")."""
+    if tok.pos_ != "NOUN" or tok.lower_ not in load_adjective_forms():
+        return False
+    head = tok.head
+    if tok.dep_ in ("amod", "compound"):
+        return head.i > tok.i and head.pos_ in ("NOUN", "PROPN")
+    return (tok.dep_ in MISTAGGED_PREDICATE_DEPS and head.i < tok.i and head.pos_ in ("VERB", "AUX")
+            and head.lemma_ in LINKING_VERBS | POSTURE_VERBS
+            and not any(c.dep_ in ("det", "poss", "nummod", "compound", "amod") for c in tok.children))
 
 
 def _negative_state(tok: Token) -> bool:
@@ -513,6 +524,8 @@ def _comma_between(left: Token, right: Token) -> bool:
 def _direct_attachment(adj: Token) -> Attachment:
     """Attachment of an adjective that is not a later conjunct."""
     head, dep = adj.head, adj.dep_
+    if adj.pos_ == "NOUN" and dep in MISTAGGED_PREDICATE_DEPS:  # "sat motionless": dobj, as if a noun
+        dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
         or _possessed_epithet(adj)
     if repaired is not None:
@@ -554,6 +567,8 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
     """``adj`` as a predicate of ``verb`` (``dep`` its role): on the object of a non-copula ("found him
     asleep"), else on the subject, predicative after a linking verb and depictive after others."""
     obj = _object(verb)
+    if obj is not None and obj.i == adj.i:
+        obj = None  # the predicate itself, read as an object ("sat motionless")
     if obj is not None and obj.i > adj.i and _comma_between(adj, obj):
         obj = None  # "The ship lay becalmed, her sails hanging limp": an absolute clause, not an object
     if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):

@@ -125,6 +125,8 @@ def test_a_stacked_adjective_read_as_a_degree_adverb_describes_the_noun(parser):
     ("Marianne was restored to her doting mother.", "doting", "NOUN", "mother"),  # an adjective tagged NOUN
     ("She was shown into a confined and scantily furnished chamber.", "furnished", "VERB", "chamber"),
     ("Kenya has a dynamic and rapidly growing economy.", "growing", "VERB", "economy"),
+    ("He was headstrong.", "headstrong", "NOUN", "He"),  # a predicate tagged NOUN (attr)
+    ("Queequeg sat motionless.", "motionless", "NOUN", "Queequeg"),  # read as the object of "sat"
 ])
 def test_a_prenominal_adjective_the_tagger_misread_is_attributive(parser, text, word, pos, target):
     doc = parser.doc(text)
@@ -157,10 +159,12 @@ def test_an_epithet_the_parser_made_a_noun_phrase_head_describes_the_name(parser
     assert (attach(tok).relation, doc[attach(tok).target].text) == ("amod", target)
 
 
-
+def test_a_noun_modifier_that_can_be_a_noun_stays_a_noun(parser):
     doc = parser.doc("She opened the iron gate and waited in the school room.")  # "iron": adjective and noun
     assert [(t.pos_, t.dep_) for t in doc if t.text in ("iron", "school")] == [("NOUN", "compound")] * 2
     assert not any(is_attribute(t) for t in doc if t.text in ("iron", "school"))
+    finer = next(t for t in parser.doc("It could not be a finer.") if t.text == "finer")
+    assert finer.pos_ == "NOUN" and not is_attribute(finer)  # a determiner: a noun phrase, not a predicate
 
 
 @pytest.mark.parametrize("text, word, relation, target", [
