@@ -717,11 +717,15 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     """A predicate the text does not assert (data/gold/README.md, non-asserted contexts): its verb has a
     hypothetical modal ("would be happy"), a subjunctive "were" after a singular subject ("till he were
     old"), a conditional complementiser ("if she were rich", "unless it is true"), or it is the complement
-    of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"), or asked in
+    of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"), the "to be"
+    complement of "too" ("too great to be withstood": what does not follow; "tired enough to be very glad"
+    often does, and "too young to own herself frightened" denies the owning, not the fright), or asked in
     a yes-no question ("are you sure?"). Attributive pairs never are."""
     chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
     if not chain:
         return False
+    if len(chain) > 1 and chain[0].lemma_ == "be" and _too_head(chain[1]) and not _too_head(doc[att.first]):
+        return True  # "too great to be withstood"; not "too young to own herself frightened" (she was)
     for verb in chain:
         for c in verb.children:
             if c.dep_ in ("aux", "auxpass") and c.lower_ in IRREALIS_MODALS:
@@ -734,6 +738,11 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
     return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
+
+
+def _too_head(tok: Token) -> bool:
+    """An adjective graded by "too" ("too great"), whose infinitive says what does not follow."""
+    return tok.pos_ == "ADJ" and any(g.lower_ == "too" for g in tok.children)
 
 
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})

@@ -183,6 +183,21 @@ def test_a_state_participle_set_off_by_a_comma(parser, text, word, relation, tar
         assert (found.relation, doc[found.target].text) == (relation, target)
 
 
+@pytest.mark.parametrize("text, word, target, degree", [
+    ("He found the anxiety of his wife too great to be withstood.", "withstood", "anxiety", True),
+    ("She seemed to be happy.", "happy", "She", False),
+    ("He found the anxiety of his wife strong enough to be alarming.", "alarming", "anxiety", False),  # "enough"
+    ("Mr. Weston, however, too eager to be very observant, too communicative to want others to talk, was very "
+     "well satisfied.", "communicative", "Weston", False),  # misparsed under "eager", but a "too" head itself
+    ("She was too young to own herself frightened.", "frightened", "herself", False),  # "too" denies the owning
+])
+def test_a_predicate_completing_too_is_not_asserted(parser, text, word, target, degree):
+    from labelers.extraction import is_non_asserted
+    doc = parser.doc(text)
+    found = attach(next(t for t in doc if t.text == word))
+    assert doc[found.target].text == target and is_non_asserted(found, doc) == degree
+
+
 def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
     from labelers.extraction import is_non_asserted
     for text, word, wished in [("When she had spoken it, she wished it unsaid.", "unsaid", True),
