@@ -21,11 +21,17 @@ Definitions (all heuristic, documented here and in the README):
   "stood her ground, determined to hear all": ``_set_off_state``); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
   in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
-  ``is_proper_adjective``), which is then no mention itself. Never an attribute: a word form that is no
-  adjective ("hereafter", "selfishness": ``_never_attribute_form``), a past verb the tagger reads as an
-  adjective of its object ("in 1988 permanently relinquished Jordanian claims": ``_misread_verb``), an
-  adjective grading the next adjective ("real pretty": ``_grades_adjective``), unless both stand before
-  their noun ("a long awkward passage": ``_stacked_on``, attached as the next adjective is).
+  ``is_proper_adjective``), which is then no mention itself; a word the tagger called a noun that is
+  only ever an adjective (resources/adjective_forms.json) before its noun or after a linking or posture
+  verb ("her doting mother", "he was headstrong", "sat motionless": ``_mistagged_adjective``), which is
+  then no mention either; a participle conjoined with an attributive adjective before the same noun ("a
+  young and rapidly increasing population": ``_prenominal_conjunct``); an un- participle that is only
+  ever an adjective, even with a by-phrase ("wholly unmoved by any feeling": ``_negative_state``). Never
+  an attribute: a word form that is no adjective ("hereafter", "selfishness": ``_never_attribute_form``),
+  a past verb the tagger reads as an adjective of its object ("in 1988 permanently relinquished Jordanian
+  claims": ``_misread_verb``), an adjective grading the next adjective ("real pretty":
+  ``_grades_adjective``), unless both stand before their noun ("a long awkward passage": ``_stacked_on``,
+  attached as the next adjective is).
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -40,14 +46,16 @@ Definitions (all heuristic, documented here and in the README):
   predicate ("treating their fears as idle"); an adjective the parser hangs on a duration noun is the
   clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
   is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its
-  own starts a clause and inherits nothing ("and her manner agitated"). A predicate (not an attributive
-  adjective) also links every noun conjoined with its target ("the man and his wife were happy",
-  ``conjoined_targets``). ``quotes_between`` counts the quotation marks between the two tokens (speech
-  on one side, narration on the other).
+  own starts a clause and inherits nothing ("and her manner agitated"); an adjective after a possessive
+  that the parser made a noun phrase's head describes the name after it ("my dearest Catherine"). A
+  predicate (not an attributive adjective) also links every noun conjoined with its target ("the man and
+  his wife were happy", ``conjoined_targets``). ``quotes_between`` counts the quotation marks between the
+  two tokens (speech on one side, narration on the other).
 * Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
   as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or
-  attempted), neg_det (the noun denied: "no", "without", "not ... any"), in_name (a word of a proper
-  name, not an epithet such as "Poor" in "Poor Isabella!"), adverbial_idiom ("in short", "at last").
+  attempted, asked, or the "to be" complement of "too"), neg_det (the noun denied: "no", "without", "not
+  ... any"), in_name (a word of a proper name, not an epithet such as "Poor" in "Poor Isabella!"),
+  adverbial_idiom ("in short", "at last").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 """
 from __future__ import annotations
