@@ -769,6 +769,8 @@ def _polar_question(verb: Token) -> bool:
     if first.i > subj.i:
         return False
     end = verb.right_edge  # the question mark is the clause's own punctuation or comes right after it
+    while end.i > verb.i and end.tag_ in QUOTE_TAGS:  # the closing quotation mark hung on the verb
+        end = verb.doc[end.i - 1]
     after = next((t for t in verb.doc[end.i + 1:end.i + 3] if not t.is_space and t.tag_ not in QUOTE_TAGS), None)
     asked = end.text == "?" or (after is not None and after.text == "?")
     return asked and not any(t.tag_ in WH_TAGS for t in verb.sent if t.i < first.i)

@@ -212,6 +212,7 @@ def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
     ("Are you sure they are all horrid?", True), ('"Is he handsome?" asked Kitty.', True),
     ("Did he seem happy?", True), ("How happy was she?", False),  # a wh-exclamation asserts
     ("She is pretty, isn't she?", False), ("She was pretty.", False),
+    ('"Is she pretty?" I asked him, and he laughed.', True),  # the closing quotation mark hung on "Is"
 ])
 def test_a_yes_no_question_does_not_assert(parser, text, asked):
     from labelers.extraction import is_non_asserted
