@@ -777,12 +777,17 @@ def _polar_question(verb: Token) -> bool:
 
 
 def _subjunctive_were(verb: Token) -> bool:
+    """"were" after a singular subject: "till he were old", "if Emma were rich", "were it a decided thing";
+    after a common noun only in a subordinate or inverted clause, as a collective noun takes "were" in
+    British English ("her own family were plain, matter-of-fact people")."""
     if verb.lower_ != "were" and not any(c.dep_ in ("auxpass", "aux") and c.lower_ == "were" for c in verb.children):
         return False
     subj = find_subject(verb)
     if subj is None or any(c.dep_ == "conj" for c in subj.children):  # "Henry and Catherine were": plural
         return False
-    return subj.lower_ in ("i", "he", "she", "it") or subj.tag_ in ("NN", "NNP")
+    if subj.tag_ == "NN":
+        return subj.i > verb.i or any(c.dep_ == "mark" for c in verb.children)
+    return subj.lower_ in ("i", "he", "she", "it") or subj.tag_ == "NNP"
 
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:

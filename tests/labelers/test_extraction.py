@@ -208,6 +208,18 @@ def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
         assert found.relation == "oprd" and is_non_asserted(found, doc) == wished, text
 
 
+@pytest.mark.parametrize("text, supposed", [
+    ("Her own family were plain, matter-of-fact people.", False),  # a collective noun's "were"
+    ("The family were happy.", False), ("If the house were larger, we would stay.", True),
+    ("Were the house larger, we would stay.", True), ("If he were rich, she would marry him.", True),
+])
+def test_subjunctive_were(parser, text, supposed):
+    from labelers.extraction import is_non_asserted
+    doc = parser.doc(text)
+    adj = next(t for t in doc if t.lower_ in ("plain", "happy", "larger", "rich"))
+    assert is_non_asserted(attach(adj), doc) == supposed
+
+
 @pytest.mark.parametrize("text, asked", [
     ("Are you sure they are all horrid?", True), ('"Is he handsome?" asked Kitty.', True),
     ("Did he seem happy?", True), ("How happy was she?", False),  # a wh-exclamation asserts
