@@ -95,6 +95,7 @@ LINKING_VERBS = frozenset({
 """Verbs whose adjective complement describes the subject ('predicative'); other verbs give 'depictive'."""
 POSTURE_VERBS = frozenset({"sit", "lie"})
 """Verbs of posture whose adjective complement is depictive ("sat motionless", "lay awake")."""
+PREDICATE_VERBS = LINKING_VERBS | POSTURE_VERBS
 MISTAGGED_PREDICATE_DEPS = frozenset({"attr", "dobj", "oprd", "acomp", "npadvmod"})
 """Roles the parser gives a predicate adjective that the tagger called a noun ("was headstrong": attr)."""
 
@@ -247,7 +248,7 @@ def _mistagged_adjective(tok: Token) -> bool:
     if tok.dep_ in ("amod", "compound"):
         return head.i > tok.i and head.pos_ in ("NOUN", "PROPN")
     return (tok.dep_ in MISTAGGED_PREDICATE_DEPS and head.i < tok.i and head.pos_ in ("VERB", "AUX")
-            and head.lemma_ in LINKING_VERBS | POSTURE_VERBS
+            and head.lemma_ in PREDICATE_VERBS
             and not any(c.dep_ in ("det", "poss", "nummod", "compound", "amod") for c in tok.children))
 
 

@@ -32,16 +32,21 @@ def load_lexicon() -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=1)
+def _adjective_tables() -> tuple[frozenset[str], frozenset[str]]:
+    """(adjective-only forms, un- verbs): one read of adjective_forms.json for both loaders."""
+    data = _load("adjective_forms.json")
+    return frozenset(data["forms"]), frozenset(data["un_verbs"])
+
+
 def load_adjective_forms() -> frozenset[str]:
     """Word forms that are only ever adjectives (WordNet via spaCy's lemmatizer tables; see
     resources/make_adjectives.py): lower case, single words."""
-    return frozenset(_load("adjective_forms.json")["forms"])
+    return _adjective_tables()[0]
 
 
-@lru_cache(maxsize=1)
 def load_un_verbs() -> frozenset[str]:
     """Verbs beginning with "un" ("unlock", "undermine"; WordNet, as for ``load_adjective_forms``)."""
-    return frozenset(_load("adjective_forms.json")["un_verbs"])
+    return _adjective_tables()[1]
 
 
 @lru_cache(maxsize=1)

@@ -1,6 +1,7 @@
 """Regenerate adjective_forms.json: the word forms WordNet lists as adjectives and never as a noun, verb
-or adverb, and the verbs that begin with "un", as spaCy's English lemmatizer ships them (the ``lemma_index`` table of en_core_web_sm 3.8.0,
-which comes from spacy-lookups-data and WordNet 3.0; WordNet licence: Princeton's, permissive).
+or adverb, and the verbs that begin with "un", as spaCy's English lemmatizer ships them (the
+``lemma_index`` table of en_core_web_sm 3.8.0, which comes from spacy-lookups-data and WordNet 3.0;
+WordNet licence: Princeton's, permissive).
 
     .venv/bin/python labelers/resources/make_adjectives.py
 """
@@ -32,8 +33,8 @@ def main() -> None:
                            f"lemma_index table of spaCy's {nlp.meta['lang']}_{nlp.meta['name']} "
                            f"{nlp.meta['version']} lemmatizer; made by labelers/resources/make_adjectives.py. Used "
                            "by labelers.extraction to read a prenominal word the tagger called a noun as the "
-                           "adjective it is ('her doting mother'); un_verbs: the verbs beginning with 'un', whose participles are not "
-                           "always states ('unlocked by the maid').",
+                           "adjective it is ('her doting mother'); un_verbs: the verbs beginning with 'un', "
+                           "whose participles are not always states ('unlocked by the maid').",
             "forms": adjective_only_forms(index),
             "un_verbs": un_verbs(index)}
     tmp = OUT.with_suffix(".tmp")

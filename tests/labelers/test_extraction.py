@@ -128,7 +128,7 @@ def test_a_stacked_adjective_read_as_a_degree_adverb_describes_the_noun(parser):
     ("He was headstrong.", "headstrong", "NOUN", "He"),  # a predicate tagged NOUN (attr)
     ("Queequeg sat motionless.", "motionless", "NOUN", "Queequeg"),  # read as the object of "sat"
 ])
-def test_a_prenominal_adjective_the_tagger_misread_is_attributive(parser, text, word, pos, target):
+def test_an_adjective_the_tagger_misread_is_an_attribute(parser, text, word, pos, target):
     doc = parser.doc(text)
     tok = next(t for t in doc if t.text == word)
     assert tok.pos_ == pos and is_attribute(tok) and mention_kind(tok) is None
@@ -209,8 +209,8 @@ def test_an_object_predicate_of_a_wish_is_not_asserted(parser):
 
 
 @pytest.mark.parametrize("text, supposed", [
-    ("Her own family were plain, matter-of-fact people.", False),  # a collective noun's "were"
-    ("The family were happy.", False), ("If the house were larger, we would stay.", True),
+    ("Her own family were plain, matter-of-fact people.", False),  # attributive: never supposed
+    ("The family were happy.", False),  # a collective noun's "were" ("If the house were larger, we would stay.", True),
     ("Were the house larger, we would stay.", True), ("If he were rich, she would marry him.", True),
 ])
 def test_subjunctive_were(parser, text, supposed):
