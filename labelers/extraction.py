@@ -536,7 +536,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     if adj.pos_ == "NOUN" and dep in MISTAGGED_PREDICATE_DEPS:  # "sat motionless": dobj, as if a noun
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
-        or _possessed_epithet(adj)
+        or _possessed_epithet(adj) or _result_infinitive(adj)
     if repaired is not None:
         return repaired
     absolute = _absolute_with(adj)
@@ -601,6 +601,32 @@ def _as_predicate(adj: Token) -> Attachment | None:
         return _object_predicate(adj, verb, obj)
     subj = _passive_subject(verb)
     return _subject_attachment(adj, verb, "oprd", subj) if subj is not None else None
+
+
+def _result_infinitive(adj: Token) -> Attachment | None:
+    """"walls so thick as to be impregnable", "argued the case ... as to be finally successful": the "as to
+    be" infinitive of a result clause is asserted of what its clause (or the graded adjective it completes)
+    is about, and negated or supposed with that clause; the parser often gives "be" a subject of its own
+    from the words before it ("the ball, and herself, as to be"), which an infinitive cannot have. Only
+    after "so" or "such" (a result clause needs one); None for other adjectives and for "so as to be", a
+    purpose ("dressed so as to be admired")."""
+    be = adj.head
+    if adj.dep_ != "acomp" or be is adj or be.lemma_ != "be" or be.head is be \
+            or not any(c.dep_ == "mark" and c.lower_ == "as" for c in be.children) \
+            or not any(c.dep_ == "aux" and c.lower_ == "to" for c in be.children):
+        return None
+    mark = next(c for c in be.children if c.dep_ == "mark" and c.lower_ == "as")
+    doc = adj.doc
+    if doc[mark.i + 1].lower_ != "to" or (mark.i > 0 and doc[mark.i - 1].lower_ == "so") \
+            or not any(t.lower_ in ("so", "such") for t in doc[mark.sent.start:mark.i]):
+        return None  # "dressed so as to be admired" (a purpose), "as if to be sure", "as to be sure" (an aside)
+    gov = be.head
+    if gov.pos_ == "ADJ":  # "so thick as to be impregnable": what "thick" describes
+        graded = attach(gov)
+        return None if graded.target < 0 else Attachment(graded.target, "predicative", "predicative",
+                                                         graded.gov, adj.i)
+    subj = find_subject(gov) if gov.pos_ in ("VERB", "AUX") else None
+    return None if subj is None else _subject_attachment(adj, gov, "predicative", subj)
 
 
 def _possessed_epithet(adj: Token) -> Attachment | None:

@@ -476,3 +476,23 @@ def test_adjective_forms_resource_matches_the_installed_lemmatizer(labelers_nlp)
     assert shipped["forms"] == module.adjective_only_forms(index)
     assert shipped["un_verbs"] == module.un_verbs(index)
     assert "doting" in shipped["forms"] and "iron" not in shipped["forms"] and "unlock" in shipped["un_verbs"]
+
+
+@pytest.mark.parametrize("text, word, target", [
+    ("The walls were so thick as to be impregnable.", "impregnable", "walls"),
+    ("But Miss Crawford persevered, and argued the case with so much earnestness through all the heads of "
+     "William, and the ball, and herself, as to be finally successful.", "successful", "Crawford"),
+    ("She dressed so as to be admired by all, and waited so as to be ready.", "ready", None),  # a purpose
+    ("After waiting a moment, as if to be sure she intended to say no more, he replied.", "sure", None),
+])
+def test_a_result_infinitive_describes_what_its_clause_is_about(parser, text, word, target):
+    doc = parser.doc(text)
+    found = attach(next(t for t in doc if t.text == word))
+    assert (doc[found.target].text if found.target >= 0 else None) == target
+
+
+def test_a_result_infinitive_is_negated_with_its_clause(parser):
+    from labelers.extraction import is_negated
+    doc = parser.doc("The walls were not so thick as to be impregnable.")
+    adj = next(t for t in doc if t.text == "impregnable")
+    assert is_negated(adj, attach(adj))
