@@ -47,7 +47,9 @@ Definitions (all heuristic, documented here and in the README):
   clause's predicate ("was for a short time silent"); a predicate the parser conjoins with the copula
   is a conjunct of the copula's adjective ("was old and neglected"); a conjunct with a subject of its
   own starts a clause and inherits nothing ("and her manner agitated"); an adjective after a possessive
-  that the parser made a noun phrase's head describes the name after it ("my dearest Catherine"). A
+  that the parser made a noun phrase's head describes the name after it ("my dearest Catherine"); the
+  "as to be" infinitive of a result clause describes what its clause is about ("so thick as to be
+  impregnable": ``_result_infinitive``). A
   predicate (not an attributive adjective) also links every noun conjoined with its target ("the man and
   his wife were happy", ``conjoined_targets``). ``quotes_between`` counts the quotation marks between the
   two tokens (speech on one side, narration on the other).
