@@ -26,7 +26,9 @@ Definitions (all heuristic, documented here and in the README):
   verb ("her doting mother", "he was headstrong", "sat motionless": ``_mistagged_adjective``), which is
   then no mention either; a participle conjoined with an attributive adjective before the same noun ("a
   young and rapidly increasing population": ``_prenominal_conjunct``); an un- participle that is only
-  ever an adjective, even with a by-phrase ("wholly unmoved by any feeling": ``_negative_state``). Never
+  ever an adjective, even with a by-phrase ("wholly unmoved by any feeling": ``_negative_state``); a past
+  participle the tagger read as a verb right before its noun ("and deflated asset prices constricted":
+  ``_misread_prenominal_participle``), attached to that noun. Never
   an attribute: a word form that is no adjective ("hereafter", "selfishness": ``_never_attribute_form``),
   a past verb the tagger reads as an adjective of its object ("in 1988 permanently relinquished Jordanian
   claims": ``_misread_verb``), an adjective grading the next adjective ("real pretty":
@@ -158,6 +160,9 @@ selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
+FINITE_VERB_TAGS = frozenset({"VBD", "VBZ", "VBP", "VB", "MD"})
+PARTICIPLE_BLOCKING_DEPS = CLAUSE_DEPS | {"nsubj", "nsubjpass", "dobj", "agent", "prt", "dative"}
+"""Dependents that make a past form a clause's verb, not a prenominal participle the tagger misread."""
 """A participle with an auxiliary or complementiser of its own heads a verbal clause ("felt that she had
 gained nothing", "seemed to have expected her"), not a small clause."""
 RESULT_VERBS = frozenset({"make", "render", "find", "think", "consider", "keep", "leave", "deem", "believe",
@@ -234,7 +239,7 @@ def is_attribute(tok: Token) -> bool:
         return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
         return True
-    if _set_off_state(tok) is not None or _negative_state(tok):
+    if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
         return True
     return _is_name_adjective(tok)
 
@@ -269,6 +274,28 @@ def _prenominal_conjunct(tok: Token) -> bool:
     first = tok.head
     return (tok.dep_ == "conj" and first.dep_ == "amod" and first.i < tok.i < first.head.i
             and first.head.pos_ in ("NOUN", "PROPN") and is_attribute(first))
+
+
+def _misread_prenominal_participle(tok: Token) -> Token | None:
+    """The noun that a past participle right before it describes when the tagger read the participle as a
+    clause's verb ("whose pale and jaded looks", "and protracted negotiations and legal disputes ... may
+    prove", "deflated asset prices constricted"): a VBD/VBN word after a determiner, a possessive, an
+    adjective or a conjunction, with no subject, auxiliary, object or agent of its own, followed by a noun
+    it does not govern. None for other tokens, and for a VBN the parser already made attributive."""
+    doc = tok.doc
+    if tok.tag_ not in ("VBD", "VBN") or tok.pos_ != "VERB" or (tok.tag_ == "VBN" and tok.dep_ in PARTICIPLE_DEPS) \
+            or tok.i == 0 or tok.i + 1 >= len(doc):
+        return None  # an attribute already, or no word before and after
+    noun, before = doc[tok.i + 1], doc[tok.i - 1]
+    if noun.pos_ != "NOUN" or noun.head.i == tok.i or tok.whitespace_ == "" \
+            or not (before.pos_ in ("DET", "ADJ", "CCONJ") or before.tag_ == "PRP$"):
+        return None
+    if any(c.dep_ in PARTICIPLE_BLOCKING_DEPS for c in tok.children) \
+            or (tok.dep_ == "conj" and tok.head.tag_ in FINITE_VERB_TAGS):
+        return None  # a clause's verb, or one conjoined with a finite verb ("went in, and found rooms")
+    if any(c.dep_ in SUBJECT_DEPS for c in noun.children) or (noun.dep_ in SUBJECT_DEPS and noun.head.pos_ == "ADJ"):
+        return None  # the noun heads a clause, or is the subject of a small clause ("found rooms so small")
+    return _noun_head(noun)
 
 
 @lru_cache(maxsize=65536)
@@ -541,6 +568,9 @@ def _direct_attachment(adj: Token) -> Attachment:
         or _possessed_epithet(adj) or _result_infinitive(adj)
     if repaired is not None:
         return repaired
+    described = _misread_prenominal_participle(adj)
+    if described is not None:  # "whose pale and jaded looks": the tagger read "jaded" as a verb
+        return Attachment(described.i, "amod", "amod", -1, adj.i)
     absolute = _absolute_with(adj)
     if absolute is not None:  # "with his eyes fixed": an object predicate of "with"
         return Attachment(absolute.i, "oprd", "oprd", -1, adj.i)

@@ -496,3 +496,16 @@ def test_a_result_infinitive_is_negated_with_its_clause(parser):
     doc = parser.doc("The walls were not so thick as to be impregnable.")
     adj = next(t for t in doc if t.text == "impregnable")
     assert is_negated(adj, attach(adj))
+
+
+@pytest.mark.parametrize("text, word, target", [
+    ("Tight international credit, and deflated asset prices constricted growth.", "deflated", "prices"),
+    ("She parted with a most affectionate and lengthened shake of hands.", "lengthened", "shake"),
+    ("He opened the door and closed windows.", "closed", None),  # a verb with its object
+    ("She went home and found letters waiting.", "found", None),  # conjoined with a finite verb
+])
+def test_a_past_participle_misread_as_a_verb_before_its_noun_is_attributive(parser, text, word, target):
+    doc = parser.doc(text)
+    tok = next(t for t in doc if t.text == word)
+    found = attach(tok) if is_attribute(tok) else None
+    assert (doc[found.target].text if found is not None and found.target >= 0 else None) == target
