@@ -59,7 +59,7 @@ Definitions (all heuristic, documented here and in the README):
   as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or
   attempted, asked, or the "to be" complement of "too"), neg_det (the noun denied: "no", "without", "not
   ... any"), in_name (a word of a proper name, not an epithet such as "Poor" in "Poor Isabella!"),
-  adverbial_idiom ("in short", "at last").
+  adverbial_idiom (used as an adverb: "in short", "at last", "thought ill of him", "stopped short").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 """
 from __future__ import annotations
@@ -71,7 +71,8 @@ from typing import Iterable
 
 from spacy.tokens import Doc, Span, Token
 
-from labelers.lexicon import attribute_type, load_adjective_forms, load_coref_tables, load_lexicon, load_un_verbs
+from labelers.lexicon import (attribute_type, load_adjective_forms, load_coref_tables, load_flat_adverbs, load_lexicon,
+                              load_un_verbs)
 
 CANDIDATE_COLUMNS: list[str] = [
     # key columns (pipeline.core.schemas.CANDIDATE_KEY_COLUMNS) and coreference
@@ -168,6 +169,9 @@ gained nothing", "seemed to have expected her"), not a small clause."""
 RESULT_VERBS = frozenset({"make", "render", "find", "think", "consider", "keep", "leave", "deem", "believe",
                           "hold", "judge", "declare", "call", "wish", "want", "like", "prefer"})
 """Verbs that take an object predicate ("render it necessary", "thought her handsome")."""
+OBJECT_PREDICATE_VERBS = RESULT_VERBS | {"fancy", "have", "lay", "set", "get", "suppose", "imagine"}
+"""Verbs whose adjective after an object may describe that object ("fancied myself unwell", "to have you
+so rich", "lay me open to"), however the parser attached it."""
 TIME_NOUNS = frozenset({"time", "moment", "instant", "while", "minute", "second", "hour", "day", "week"})
 """Nouns of a duration adverbial ("for a short time"), which an adjective after them does not describe."""
 ANTECEDENT_WINDOW = 3
@@ -907,13 +911,33 @@ ADVERBIAL_IDIOMS = {
 
 
 def adverbial_idiom(adj: Token) -> bool:
-    """The adjective closes a prepositional idiom used as an adverb ("in short", "at last", "I know of old"),
-    not an adjective before its noun ("in general terms", "of late years", "in general and ordinary cases")."""
+    """The adjective is used as an adverb (data/gold/README.md: "she came early"): it closes a prepositional
+    idiom ("in short", "at last", "I know of old"; not an adjective before its noun: "in general terms", "of
+    late years", "in general and ordinary cases"), or it is also an adverb and the parser makes it one of a
+    verb that is no linking or posture verb, describing nothing ("thought ill of him", "had used her ill",
+    "stopped short", "you had better go"; not "sat erect", "emerged victorious")."""
+    if _adverb_of_verb(adj):
+        return True
     doc = adj.doc
     if adj.i == 0 or adj.lower_ not in ADVERBIAL_IDIOMS.get(doc[adj.i - 1].lower_, ()):
         return False
     after = [t.pos_ for t in doc[adj.i + 1:adj.i + 3]]
     return not after or (after[0] not in ("NOUN", "PROPN", "ADJ", "NUM") and after[:2] != ["CCONJ", "ADJ"])
+
+
+def _adverb_of_verb(adj: Token) -> bool:
+    """An adjective that English also uses as an adverb (WordNet: "ill", "short", "better"; not "victorious"
+    in "emerged victorious") and that the parser made an adverb of a verb other than a linking or posture
+    verb, with no target of its own (``adverbial_idiom``)."""
+    verb = adj.head
+    if adj.pos_ != "ADJ" or adj.dep_ != "advmod" or verb is adj or verb.pos_ not in ("VERB", "AUX") \
+            or adj.lower_ not in load_flat_adverbs():
+        return False
+    if adj.lower_ == "better" and any(c.dep_ == "aux" and c.lower_ in ("had", "'d") for c in verb.children):
+        return True  # "you had better go": a modal idiom, whatever the verb
+    if verb.lemma_ in OBJECT_PREDICATE_VERBS and any(c.dep_ == "dobj" and c.i < adj.i for c in verb.children):
+        return False  # an object predicate the parser misread: "no reason to believe him rich"
+    return verb.lemma_ not in PREDICATE_VERBS and attach(adj).target < 0
 
 
 def prep_of(adj: Token) -> str:

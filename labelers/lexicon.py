@@ -32,10 +32,10 @@ def load_lexicon() -> Mapping[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _adjective_tables() -> tuple[frozenset[str], frozenset[str]]:
-    """(adjective-only forms, un- verbs): one read of adjective_forms.json for both loaders."""
+def _adjective_tables() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(adjective-only forms, un- verbs, flat adverbs): one read of adjective_forms.json for the loaders."""
     data = _load("adjective_forms.json")
-    return frozenset(data["forms"]), frozenset(data["un_verbs"])
+    return frozenset(data["forms"]), frozenset(data["un_verbs"]), frozenset(data["flat_adverbs"])
 
 
 def load_adjective_forms() -> frozenset[str]:
@@ -47,6 +47,12 @@ def load_adjective_forms() -> frozenset[str]:
 def load_un_verbs() -> frozenset[str]:
     """Verbs beginning with "un" ("unlock", "undermine"; WordNet, as for ``load_adjective_forms``)."""
     return _adjective_tables()[1]
+
+
+def load_flat_adverbs() -> frozenset[str]:
+    """Adjective forms that WordNet also lists as adverbs ("ill", "short", "better", "late"; as for
+    ``load_adjective_forms``)."""
+    return _adjective_tables()[2]
 
 
 @lru_cache(maxsize=1)

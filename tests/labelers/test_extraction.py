@@ -475,7 +475,9 @@ def test_adjective_forms_resource_matches_the_installed_lemmatizer(labelers_nlp)
     shipped = json.loads(script.with_name("adjective_forms.json").read_text(encoding="utf-8"))
     assert shipped["forms"] == module.adjective_only_forms(index)
     assert shipped["un_verbs"] == module.un_verbs(index)
+    assert shipped["flat_adverbs"] == module.flat_adverbs(index)
     assert "doting" in shipped["forms"] and "iron" not in shipped["forms"] and "unlock" in shipped["un_verbs"]
+    assert "ill" in shipped["flat_adverbs"] and "victorious" not in shipped["flat_adverbs"]
 
 
 @pytest.mark.parametrize("text, word, target", [
@@ -509,3 +511,18 @@ def test_a_past_participle_misread_as_a_verb_before_its_noun_is_attributive(pars
     tok = next(t for t in doc if t.text == word)
     found = attach(tok) if is_attribute(tok) else None
     assert (doc[found.target].text if found is not None and found.target >= 0 else None) == target
+
+
+@pytest.mark.parametrize("text, word, adverbial", [
+    ("I thought too ill of him to invite him.", "ill", True),
+    ("He stopped short to pronounce it.", "short", True),
+    ("You had much better go back.", "better", True),
+    ("Catherine sat erect in her chair.", "erect", False),  # a posture verb's predicate
+    ("There was no reason to believe him rich.", "rich", False),  # an object predicate read as an adverb
+    ("He emerged victorious from a crowded field.", "victorious", False),  # no adverb in English
+    ("She was ill.", "ill", False),
+])
+def test_an_adjective_used_as_an_adverb_of_a_verb_is_flagged(parser, text, word, adverbial):
+    from labelers.extraction import adverbial_idiom
+    doc = parser.doc(text)
+    assert adverbial_idiom(next(t for t in doc if t.text == word)) == adverbial
