@@ -84,6 +84,7 @@ FIXED_PHRASES = MappingProxyType({
     "good": frozenset({"deal", "while", "many", "time"}),
     "little": frozenset({"while", "bit"}),
     "long": frozenset({"while"}),
+    "mean": frozenset({"time", "while"}),  # "in the mean time"
     "prime": frozenset({"minister"}),
     "stumbling": frozenset({"block"}),
 })

@@ -46,6 +46,7 @@ def test_fixed_phrase(parser):
         ("He stayed a little while.", "while", "little", NOT_BOUND),
         ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
+        ("In the mean time, she went after dinner to show her ring.", "time", "mean", NOT_BOUND),
         ("It was a great house.", "house", "great", ABSTAIN),
         ("In short, her civility was great.", "civility", "short", NOT_BOUND),  # adverbial idioms
         ("Women in general were kind.", "Women", "general", NOT_BOUND),
