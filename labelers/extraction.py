@@ -282,8 +282,8 @@ def _prenominal_conjunct(tok: Token) -> bool:
 
 def _misread_prenominal_participle(tok: Token) -> Token | None:
     """The noun that a past participle right before it describes when the tagger read the participle as a
-    clause's verb ("whose pale and jaded looks", "and protracted negotiations and legal disputes ... may
-    prove", "deflated asset prices constricted"): a VBD/VBN word after a determiner, a possessive, an
+    clause's verb ("whose pale and jaded looks", "dissidents and disaffected members of the military
+    launched", "deflated asset prices constricted"): a VBD/VBN word after a determiner, a possessive, an
     adjective or a conjunction, with no subject, auxiliary, object or agent of its own, followed by a noun
     it does not govern. None for other tokens, and for a VBN the parser already made attributive."""
     doc = tok.doc
@@ -648,10 +648,11 @@ def _result_infinitive(adj: Token) -> Attachment | None:
     purpose ("dressed so as to be admired")."""
     be = adj.head
     if adj.dep_ != "acomp" or be is adj or be.lemma_ != "be" or be.head is be \
-            or not any(c.dep_ == "mark" and c.lower_ == "as" for c in be.children) \
             or not any(c.dep_ == "aux" and c.lower_ == "to" for c in be.children):
         return None
-    mark = next(c for c in be.children if c.dep_ == "mark" and c.lower_ == "as")
+    mark = next((c for c in be.children if c.dep_ == "mark" and c.lower_ == "as"), None)
+    if mark is None:
+        return None
     doc = adj.doc
     if doc[mark.i + 1].lower_ != "to" or (mark.i > 0 and doc[mark.i - 1].lower_ == "so") \
             or not any(t.lower_ in ("so", "such") for t in doc[mark.sent.start:mark.i]):
