@@ -9,9 +9,11 @@ Definitions (all heuristic, documented here and in the README):
   - common noun: pos NOUN, not a ``compound`` modifier of another noun ("tea" in "tea party" is not one);
   - proper name: pos PROPN, the head word of the name ("Emma Woodhouse" -> Woodhouse); the other words
     of the name (compound/flat PROPN children, titles such as "Mr.") are not mentions;
-  - pronoun: personal and reflexive pronouns only (PERSONAL_PRONOUNS: I me myself you yourself
+  - pronoun: personal and reflexive pronouns (PERSONAL_PRONOUNS: I me myself you yourself
     yourselves he him himself she her herself it itself we us ourselves they them themselves); the
-    possessive "her" (tag PRP$), demonstratives, relatives and indefinites (somebody...) are not mentions.
+    possessive "her" (tag PRP$) and relatives are not mentions. Indefinites (INDEFINITE_PRONOUNS:
+    everything, somebody...), demonstrative subjects ("This is full") and "one" after a determiner ("an
+    odd one") are mentions of kind noun (``_pronoun_noun_phrase``: nothing to resolve).
 * Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
   impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
@@ -114,6 +116,10 @@ PERSONAL_PRONOUNS: dict[str, tuple[str, str, str, bool]] = {
     "it": ("3", "sg", "n", False), "itself": ("3", "sg", "n", True),
     "they": ("3", "pl", "", False), "them": ("3", "pl", "", False), "themselves": ("3", "pl", "", True),
 }
+INDEFINITE_PRONOUNS = frozenset({"everything", "everybody", "everyone", "anything", "anybody", "anyone",
+                                 "something", "somebody", "someone"})
+"""Indefinites that can bear a property; not the negative ones (nothing, nobody): such a binding is denied."""
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME", "MONEY", "QUANTITY",
                              "PERCENT", "CARDINAL", "ORDINAL", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW",
                              "LANGUAGE"})
@@ -213,7 +219,19 @@ def mention_kind(tok: Token) -> str | None:
         return "name"
     if tok.pos_ == "PRON" and tok.tag_ != "PRP$" and tok.lower_ in PERSONAL_PRONOUNS:
         return "pron"
+    if _pronoun_noun_phrase(tok):
+        return "noun"
     return None
+
+
+def _pronoun_noun_phrase(tok: Token) -> bool:
+    """A pronoun that heads its noun phrase with no antecedent to resolve: an indefinite ("everything looked so
+    beautiful", "something much more pleasing"), a demonstrative subject ("This is full of papers"), or "one"
+    after a determiner ("an odd one", "the poor one"); it is a mention of kind 'noun'."""
+    if tok.pos_ == "PRON":
+        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in DEMONSTRATIVES and tok.dep_ in ("nsubj", "nsubjpass"))
+    return (tok.lower_ == "one" and tok.dep_ != "nummod"
+            and any(child.dep_ == "det" for child in tok.children))
 
 
 def _is_name_adjective(tok: Token) -> bool:
@@ -1077,6 +1095,9 @@ def make_mention(tok: Token, kind: str, sent: int) -> Mention:
         text = tok.doc[words[0].i:tok.i + 1].text
         return Mention(tok.i, kind, sent, person, _plural(tok), gender, True, key, text)
     lemma = tok.lemma_.lower()
+    if _pronoun_noun_phrase(tok):  # never joins another "one" by lemma; "somebody" is a person, "it" not
+        person = tok.lower_.endswith(("body", "one")) and tok.lower_ != "one"
+        return Mention(tok.i, kind, sent, person, _plural(tok), "" if person else "n", False, frozenset(), tok.text)
     person = lemma in person_nouns or tok.lower_ in person_nouns
     gender = person_nouns.get(lemma, person_nouns.get(tok.lower_, "")) if person else "n"
     definite = any(c.dep_ == "det" and c.lower_ in DEFINITE_DETS for c in tok.children)

@@ -526,3 +526,17 @@ def test_an_adjective_used_as_an_adverb_of_a_verb_is_flagged(parser, text, word,
     from labelers.extraction import adverbial_idiom
     doc = parser.doc(text)
     assert adverbial_idiom(next(t for t in doc if t.text == word)) == adverbial
+
+
+def test_indefinite_and_demonstrative_pronouns_and_one_are_noun_mentions(parser):
+    text = ("Everything looked so beautiful, and everybody here is familiar with it. This is full of papers. "
+            "You will think my question an odd one. Nothing was certain.")
+    kinds = {t.text: mention_kind(t) for t in parser.doc(text)}
+    assert kinds["Everything"] == kinds["everybody"] == kinds["This"] == kinds["one"] == "noun"
+    assert kinds["Nothing"] is None and kinds["it"] == "pron"
+    found = pairs(parser.rows(text))
+    assert {("Everything", "beautiful"), ("everybody", "familiar"), ("This", "full"), ("one", "odd")} <= found
+    it = next(r for r in parser.rows(text) if r["ent_text"] == "it")
+    assert it["antecedent_i"] != next(t.i for t in parser.doc(text) if t.text == "everybody")  # a person: not "it"
+    numeral = {t.text: mention_kind(t) for t in parser.doc("He had one sister and two brothers.")}
+    assert numeral["one"] is None

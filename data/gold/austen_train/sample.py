@@ -1,0 +1,51 @@
+"""Draw the regions of data/gold/austen_train and print them for annotation, each token with its index.
+
+    python data/gold/austen_train/sample.py RUN_DIR > regions.txt
+
+RUN_DIR is a default run of the bundled corpus parsed with ``--parse.keep_emphasis=true`` (the token
+indices of work/labels.jsonl are that parse's). Passages of the train split longer than 300 characters,
+40 drawn with seed 20261202; in each, from a random sentence, up to 4 whole sentences within 600
+characters; the first 32 regions were annotated.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+SEED = 20261202
+REGIONS = 32
+
+
+def regions(run: Path) -> list[dict]:
+    rng = random.Random(SEED)
+    docs = pd.read_parquet(run / "docs.parquet")
+    tokens = pd.read_parquet(run / "tokens.parquet", columns=["doc_id", "sent", "i", "start", "end", "text"])
+    train = docs[(docs["split"] == "train") & (docs["text"].str.len() > 300)]
+    out = []
+    for _, row in train.sample(n=40, random_state=SEED).iterrows():
+        doc = tokens[tokens["doc_id"] == row["doc_id"]]
+        sents = sorted(doc["sent"].unique())
+        if len(sents) < 2:
+            continue
+        first = rng.choice(sents[:-1])
+        chosen: list[int] = []
+        for s in sents[sents.index(first):]:
+            start = doc[doc["sent"] == (chosen[0] if chosen else s)]["start"].min()
+            if chosen and doc[doc["sent"] == s]["end"].max() - start > 600:
+                break
+            chosen.append(s)
+            if len(chosen) == 4:
+                break
+        part = doc[doc["sent"].isin(chosen)]
+        out.append({"doc_id": row["doc_id"], "source": row["source_id"], "start": int(part["start"].min()),
+                    "end": int(part["end"].max()), "tokens": list(zip(part["i"].tolist(), part["text"].tolist()))})
+    return out[:REGIONS]
+
+
+if __name__ == "__main__":
+    for k, r in enumerate(regions(Path(sys.argv[1]))):
+        print(f"=== R{k} {r['doc_id']} {r['source']}")
+        print(" ".join(f"{w}/{i}" for i, w in r["tokens"] if w.strip()))
