@@ -140,6 +140,10 @@ LEMMA_FIXES = {"hoped": "hope", "hoping": "hope"}
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
+WELL_VERBS = frozenset({"be", "look", "seem", "appear", "feel", "get", "keep", "grow", "become"})
+"""Linking verbs after which "well" names health ("she looks very well", "get well")."""
+WELL_GOING = frozenset({"home", "on", "along", "through", "back", "away", "off", "there", "here"})
+"""Words of a journey or progress after which "well" is its manner ("we shall get home very well")."""
 EPITHET_HEAD_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod"})
 """Roles of a noun phrase's head (an adjective that the parser made one has lost its noun)."""
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
@@ -263,7 +267,23 @@ def is_attribute(tok: Token) -> bool:
         return True
     if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
         return True
-    return _is_name_adjective(tok)
+    return _is_name_adjective(tok) or _predicate_well(tok)
+
+
+def _predicate_well(tok: Token) -> bool:
+    """"well" of health, the predicate of a linking verb, which the tagger calls an adverb ("she looks very
+    well", "as he is now pretty well", "I hope you are quite well"): the verb (WELL_VERBS) has a subject and
+    no other predicate, and it is not "as well" or a verb's manner ("was well received": "well" hangs on the
+    participle, no linking verb; "get home very well", "got on well": WELL_GOING)."""
+    verb = tok.head
+    if tok.lower_ != "well" or tok.pos_ != "ADV" or tok.dep_ not in ("advmod", "acomp") or verb.i > tok.i \
+            or verb.lemma_ not in WELL_VERBS or verb.pos_ not in ("VERB", "AUX"):
+        return False
+    if tok.i > 0 and tok.doc[tok.i - 1].lower_ == "as":
+        return False
+    return find_subject(verb) is not None and not any(
+        (c.dep_ in PREDICATE_DEPS | {"dobj", "auxpass", "prt", "npadvmod"} or c.lower_ in WELL_GOING) and c.i != tok.i
+        for c in verb.children)
 
 
 def _mistagged_adjective(tok: Token) -> bool:
@@ -621,6 +641,8 @@ def _direct_attachment(adj: Token) -> Attachment:
                 and head.lemma_ not in LINKING_VERBS:
             return Attachment(own_subj.i, "oprd", "oprd", head.i, adj.i)
         return Attachment(own_subj.i, "predicative", "predicative", adj.i, adj.i)
+    if _predicate_well(adj):
+        dep = "acomp"
     if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head is not adj:
         return _verb_predicate(adj, head, dep)
     return Attachment(-1, "none", "none", -1, adj.i)
@@ -762,11 +784,14 @@ def conjoined_targets(att: Attachment, doc: Doc) -> frozenset[int]:
 
 
 def _verb_chain(att: Attachment, doc: Doc) -> list[Token]:
-    """The governing verb and the verbs it is an xcomp of ("did not seem to be happy")."""
+    """The governing verb and the verbs it is an xcomp of ("did not seem to be happy"), up to a gerund of
+    "help" ("could not help feeling anxious")."""
     if att.gov < 0:
         return []
     chain, verb = [doc[att.gov]], doc[att.gov]
     while verb.dep_ == "xcomp" and verb.head is not verb and len(chain) < 4:
+        if verb.tag_ == "VBG" and verb.head.lemma_ == "help":
+            break  # "I cannot help being concerned" asserts it: the negation and modal are on "help"
         verb = verb.head
         chain.append(verb)
     return chain

@@ -81,6 +81,9 @@ def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
 
 FIXED_PHRASES = MappingProxyType({
     "great": frozenset({"deal", "while", "measure", "many"}),
+    "high": frozenset({"water", "tide"}),  # "at high water": the state of the tide, a time
+    "small": frozenset({"degree"}),  # "in the smallest degree": at all
+    "slight": frozenset({"degree"}),
     "good": frozenset({"deal", "while", "many", "time"}),
     "little": frozenset({"while", "bit"}),
     "long": frozenset({"while"}),

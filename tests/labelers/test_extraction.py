@@ -540,3 +540,22 @@ def test_indefinite_and_demonstrative_pronouns_and_one_are_noun_mentions(parser)
     assert it["antecedent_i"] != next(t.i for t in parser.doc(text) if t.text == "everybody")  # a person: not "it"
     numeral = {t.text: mention_kind(t) for t in parser.doc("He had one sister and two brothers.")}
     assert numeral["one"] is None
+
+
+def test_well_of_health_after_a_linking_verb_is_a_predicate(parser):
+    def relations(text):
+        return {(r["ent_text"], r["attr_text"]): r["relation"] for r in parser.rows(text)}
+    assert relations("Yes, she looks very well.")[("she", "well")] == "predicative"
+    assert parser.pair("As he is now pretty well, he is in a hurry to get home.", "he", "well")["relation"] == \
+        "predicative"
+    for text in ("She was well received.", "He did it well.", "He is as well.", "Well, she came.",
+                 "I dare say we shall get home very well."):
+        assert not any(a == "well" for _, a in relations(text)), text
+
+
+def test_cannot_help_asserts_its_gerund(parser):
+    row = parser.pair("I cannot help being rather concerned at it.", "I", "concerned")
+    assert not row["negated"] and not row["non_asserted"]
+    row = parser.pair("She could not help feeling very anxious.", "She", "anxious")
+    assert not row["negated"] and not row["non_asserted"]
+    assert parser.pair("She did not seem to be happy.", "She", "happy")["negated"]

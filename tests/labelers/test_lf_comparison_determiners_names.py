@@ -47,6 +47,9 @@ def test_fixed_phrase(parser):
         ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("In the mean time, she went after dinner to show her ring.", "time", "mean", NOT_BOUND),
+        ("While you were in the smallest degree wavering, I said nothing.", "degree", "smallest", NOT_BOUND),
+        ("The sea, now at high water, was dancing in its glee.", "water", "high", NOT_BOUND),
+        ("It was the smallest room in the house.", "room", "smallest", ABSTAIN),
         ("It was a great house.", "house", "great", ABSTAIN),
         ("In short, her civility was great.", "civility", "short", NOT_BOUND),  # adverbial idioms
         ("Women in general were kind.", "Women", "general", NOT_BOUND),
