@@ -4,7 +4,7 @@
 
 Pairs take their offsets from pairs_todo.jsonl; passage bindings name tokens by index and take their
 character spans from the run's tokens.parquet, which must be tokenized as when the regions were labeled
-(parse.split_dashes false: the token indices are those of spaCy's own rules). A span with a dash glued in
+(parse.split_dashes false and parse.keep_emphasis true: the token indices are those of spaCy's own rules). A span with a dash glued in
 ("silent.--His", a token of those rules) is cut to its first word, which the annotators judged (README).
 UNCLEAR pairs are left out and counted.
 """
