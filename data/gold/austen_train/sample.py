@@ -1,11 +1,11 @@
 """Draw the regions of data/gold/austen_train and print them for annotation, each token with its index.
 
-    python data/gold/austen_train/sample.py RUN_DIR > regions.txt
+    python data/gold/austen_train/sample.py RUN_DIR [BATCH] > regions.txt
 
-RUN_DIR is a default run of the bundled corpus parsed with ``--parse.keep_emphasis=true`` (the token
-indices of work/labels.jsonl are that parse's). Passages of the train split longer than 300 characters,
+RUN_DIR is a default run of the bundled corpus (the token indices of work/labels.jsonl are its parse's). Passages of the train split longer than 300 characters,
 40 drawn with seed 20261202; in each, from a random sentence, up to 4 whole sentences within 600
-characters; the first 32 regions were annotated.
+characters; the first 32 regions were annotated. Batch 2 (24 regions, annotated the same way later in the
+session) draws with seed 20261203 from the passages batch 1 did not draw.
 """
 from __future__ import annotations
 
@@ -16,16 +16,19 @@ from pathlib import Path
 import pandas as pd
 
 SEED = 20261202
-REGIONS = 32
+REGIONS = {1: 32, 2: 24}
 
 
-def regions(run: Path) -> list[dict]:
-    rng = random.Random(SEED)
+def regions(run: Path, batch: int = 1) -> list[dict]:
+    seed = SEED + batch - 1
+    rng = random.Random(seed)
     docs = pd.read_parquet(run / "docs.parquet")
     tokens = pd.read_parquet(run / "tokens.parquet", columns=["doc_id", "sent", "i", "start", "end", "text"])
     train = docs[(docs["split"] == "train") & (docs["text"].str.len() > 300)]
+    for earlier in range(1, batch):
+        train = train[~train["doc_id"].isin(train.sample(n=40, random_state=SEED + earlier - 1)["doc_id"])]
     out = []
-    for _, row in train.sample(n=40, random_state=SEED).iterrows():
+    for _, row in train.sample(n=40, random_state=seed).iterrows():
         doc = tokens[tokens["doc_id"] == row["doc_id"]]
         sents = sorted(doc["sent"].unique())
         if len(sents) < 2:
@@ -42,10 +45,10 @@ def regions(run: Path) -> list[dict]:
         part = doc[doc["sent"].isin(chosen)]
         out.append({"doc_id": row["doc_id"], "source": row["source_id"], "start": int(part["start"].min()),
                     "end": int(part["end"].max()), "tokens": list(zip(part["i"].tolist(), part["text"].tolist()))})
-    return out[:REGIONS]
+    return out[:REGIONS[batch]]
 
 
 if __name__ == "__main__":
-    for k, r in enumerate(regions(Path(sys.argv[1]))):
+    for k, r in enumerate(regions(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 1)):
         print(f"=== R{k} {r['doc_id']} {r['source']}")
         print(" ".join(f"{w}/{i}" for i, w in r["tokens"] if w.strip()))
