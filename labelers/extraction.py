@@ -239,9 +239,10 @@ def _pronoun_noun_phrase(tok: Token) -> bool:
 
 
 def _is_name_adjective(tok: Token) -> bool:
-    """A capitalised adjective-like word inside a proper name ("Great" in "Great Britain")."""
+    """A capitalised adjective-like word inside a proper name ("Great" in "Great Britain"), or an epithet
+    the tagger put there ("Dear Harriet": EPITHETS)."""
     return (tok.pos_ == "PROPN" and tok.dep_ in ("compound", "amod") and tok.head.pos_ == "PROPN"
-            and tok.is_title and tok.lower_ in load_lexicon())
+            and tok.is_title and (tok.lower_ in load_lexicon() or tok.lower_ in EPITHETS))
 
 
 def is_proper_adjective(tok: Token) -> bool:
@@ -607,7 +608,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     if adj.pos_ == "NOUN" and dep in MISTAGGED_PREDICATE_DEPS:  # "sat motionless": dobj, as if a noun
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
-        or _possessed_epithet(adj) or _result_infinitive(adj)
+        or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj)
@@ -704,6 +705,23 @@ def _result_infinitive(adj: Token) -> Attachment | None:
                                                          graded.gov, adj.i)
     subj = find_subject(gov) if gov.pos_ in ("VERB", "AUX") else None
     return None if subj is None else _subject_attachment(adj, gov, "predicative", subj)
+
+
+def _graded_before_article(adj: Token) -> Attachment | None:
+    """"so wretched an example", "too long a time", "how fine a day": an adjective graded by so / too / as /
+    how stands before the article of its noun, which the parser then hangs on the adjective (as a pobj or
+    npadvmod); it is attributive of that noun. None for other adjectives."""
+    doc = adj.doc
+    if adj.i + 2 >= len(doc) or doc[adj.i + 1].lower_ not in ("a", "an") or adj.pos_ != "ADJ":
+        return None
+    if not any(c.dep_ == "advmod" and c.lower_ in ("so", "too", "as", "how") and c.i == adj.i - 1
+               for c in adj.children):
+        return None
+    noun = doc[adj.i + 1].head
+    if noun.pos_ not in ("NOUN", "PROPN") or noun.i <= adj.i + 1 or noun.i > adj.i + 4 \
+            or any(t.pos_ in ("VERB", "AUX", "PUNCT") for t in doc[adj.i + 2:noun.i]):
+        return None
+    return Attachment(_noun_head(noun).i, "amod", "amod", -1, adj.i)
 
 
 def _possessed_epithet(adj: Token) -> Attachment | None:
@@ -834,13 +852,16 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     old"), a conditional complementiser ("if she were rich", "unless it is true"), or it is the complement
     of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"), the "to be"
     complement of "too" ("too great to be withstood": what does not follow; "tired enough to be very glad"
-    often does, and "too young to own herself frightened" denies the owning, not the fright), or asked in
-    a yes-no question ("are you sure?"). Attributive pairs never are."""
+    often does, and "too young to own herself frightened" denies the owning, not the fright), the infinitive
+    of a finite "be" ("we are to be thankful": ``_be_to``), or asked in a yes-no question ("are you
+    sure?"). Attributive pairs never are."""
     chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
     if not chain:
         return False
     if len(chain) > 1 and chain[0].lemma_ == "be" and _too_head(chain[1]) and not _too_head(doc[att.first]):
         return True  # "too great to be withstood"; not "too young to own herself frightened" (she was)
+    if any(_be_to(verb) for verb in chain):
+        return True  # "we are to be thankful", "she was to be married": what is due or arranged
     for verb in chain:
         for c in verb.children:
             if c.dep_ in ("aux", "auxpass") and c.lower_ in IRREALIS_MODALS:
@@ -853,6 +874,20 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
     return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
+
+
+def _be_to(verb: Token) -> bool:
+    """A "to" infinitive right after a finite "be" (adverbs between at most) that is its xcomp ("we are to be
+    thankful", "the hours were soon to be early"): an obligation or an arrangement, not a fact. Not after
+    "it" ("new as it was to imagine herself capable": an extraposed subject) nor after a phrase ("she was in
+    a state of mind to be glad")."""
+    be = verb.head
+    to = next((c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+    if verb.dep_ != "xcomp" or be is verb or be.lemma_ != "be" or be.tag_ not in FINITE_VERB_TAGS or to is None:
+        return False
+    subject = find_subject(be)
+    return (to.i > be.i and all(t.pos_ in ("ADV", "PART") for t in verb.doc[be.i + 1:to.i])
+            and (subject is None or subject.lower_ != "it"))
 
 
 def _too_head(tok: Token) -> bool:

@@ -59,8 +59,9 @@ curiosity"), not a size ("a little room", "little Emma")."""
 
 
 def quantity_little(x) -> bool:
-    """"little" as a quantity determiner: before an abstract noun (ABSTRACT_NOUN)."""
-    return (text(x.attr_lemma) == "little" and text(x.relation) == "amod"
+    """"little" as a quantity determiner: before a singular abstract noun (ABSTRACT_NOUN; "all the little
+    variations" are small ones: a quantity takes no plural)."""
+    return (text(x.attr_lemma) == "little" and text(x.relation) == "amod" and not flag(x.ent_plural)
             and ABSTRACT_NOUN.fullmatch(text(x.ent_lemma).lower()) is not None)
 
 
@@ -72,6 +73,16 @@ an adjective just before it may describe the whole phrase, so the surface LFs le
 def modifies_a_noun(x) -> bool:
     """The mention is a noun modifier (NOUN_MODIFIER_DEPS), not a phrase head."""
     return text(x.ent_dep) in NOUN_MODIFIER_DEPS
+
+
+def attributive_determiner(x, ambiguous: frozenset[str], dep: str) -> bool:
+    """An adjective of ``ambiguous`` (AMBIGUOUS_DETERMINERS) before its noun, ``dep`` (its relation or its
+    parser label) amod or conj ("a certain man", "recent increases"); not "certain" after a definite
+    determiner, where it means sure ("the certain signal of a visitor", "the certain advantage")."""
+    lemma = text(x.attr_lemma)
+    if lemma not in ambiguous or dep not in ("amod", "conj") or not flag(x.attr_before):
+        return False
+    return not (lemma == "certain" and flag(x.ent_definite) and text(x.ent_kind) == "noun")  # a name is definite
 
 
 def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
@@ -116,7 +127,8 @@ BLOCK = MappingProxyType({
 })
 """Lookup tables for ``blocked`` (pass as ``resources=dict(block=BLOCK)``)."""
 GUARD_COLUMNS = ["negated", "non_asserted", "neg_det", "than_follows", "in_name", "adverbial_idiom", "expletive_it",
-                 "quotes_between", "attr_lemma", "relation", "attr_before", "prep", "ent_lemma", "ent_lower"]
+                 "quotes_between", "attr_lemma", "relation", "attr_before", "prep", "ent_lemma", "ent_lower",
+                 "ent_plural", "ent_definite", "ent_kind"]
 """The candidate columns ``blocked`` reads (a caller over many rows passes only these: 3x faster)."""
 
 
@@ -139,7 +151,7 @@ def blocked(x, block) -> bool:
     lemma = text(x.attr_lemma)
     if determiner_like(lemma, block["determiners"]):
         return True
-    if lemma in block["ambiguous"] and text(x.relation) in ("amod", "conj") and flag(x.attr_before):
+    if attributive_determiner(x, block["ambiguous"], text(x.relation)):
         return True
     before_noun = flag(x.attr_before) and text(x.relation) in ("amod", "conj")
     if (lemma in block["relational"] and text(x.prep)) or (lemma in block["comparative"] and before_noun):

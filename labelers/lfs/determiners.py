@@ -2,7 +2,7 @@
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, NOT_BOUND
-from labelers.lfs._util import BLOCK, determiner_like, flag, quantity_little, text
+from labelers.lfs._util import BLOCK, attributive_determiner, determiner_like, quantity_little, text
 
 
 @labeling_function(resources=dict(determiners=BLOCK["determiners"]))
@@ -13,9 +13,9 @@ def lf_determiner_like(x, determiners):
 
 @labeling_function(resources=dict(ambiguous=BLOCK["ambiguous"]))
 def lf_determiner_attributive(x, ambiguous):
-    """certain, particular, present, very... before a noun ("a certain man"), and "little" before an abstract
-    noun ("with little intermission") -> NOT_BOUND."""
-    ok = text(x.attr_lemma) in ambiguous and flag(x.attr_before) and text(x.attr_dep) in ("amod", "conj")
+    """certain, particular, present, very... before a noun ("a certain man"; not "the certain advantage"), and
+    "little" before an abstract noun ("with little intermission") -> NOT_BOUND."""
+    ok = attributive_determiner(x, ambiguous, text(x.attr_dep))
     return NOT_BOUND if ok or quantity_little(x) else ABSTAIN
 
 

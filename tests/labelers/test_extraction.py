@@ -371,6 +371,8 @@ def test_flags(parser):
     assert parser.pair("His house was similar to mine.", "house", "similar").prep == "to"
     assert parser.pair("They came from Great Britain.", "Britain", "Great").in_name
     assert not parser.pair("Poor Tom was cold.", "Tom", "Poor").in_name  # an epithet, though tagged PROPN
+    dear = parser.pair("Dear Harriet, I give myself joy of this.", "Harriet", "Dear")  # "dear": in no lexicon
+    assert not dear.in_name and dear.relation == "amod"
     assert parser.pair("It was necessary to go.", "It", "necessary").expletive_it
     assert not parser.pair("It was cold.", "It", "cold").expletive_it
     assert parser.pair("There was no great beauty in her.", "beauty", "great").neg_det
@@ -559,3 +561,15 @@ def test_cannot_help_asserts_its_gerund(parser):
     row = parser.pair("She could not help feeling very anxious.", "She", "anxious")
     assert not row["negated"] and not row["non_asserted"]
     assert parser.pair("She did not seem to be happy.", "She", "happy")["negated"]
+
+
+def test_an_adjective_graded_before_the_article_is_attributive(parser):
+    for text, noun, adj in (("I never saw quite so wretched an example of it.", "example", "wretched"),
+                            ("It was too long a time to wait.", "time", "long"), ("How fine a day it is!", "day", "fine")):
+        assert parser.pair(text, noun, adj)["relation"] == "amod", text
+
+
+def test_the_infinitive_of_a_finite_be_is_not_asserted(parser):
+    assert parser.pair("And for this we are to be thankful.", "we", "thankful")["non_asserted"]
+    assert not parser.pair("We are thankful for this.", "We", "thankful")["non_asserted"]
+    assert not parser.pair("She was in a state of mind to be glad that it was over.", "She", "glad")["non_asserted"]

@@ -75,11 +75,14 @@ def test_determiner_like(parser):
 def test_determiner_attributive(parser):
     check_votes(parser, determiners.lf_determiner_attributive, [
         ("A certain gentleman called.", "gentleman", "certain", NOT_BOUND),
+        ("She heard a ring at the door, the certain signal of a visitor.", "signal", "certain", ABSTAIN),
+        ("You have heard of a certain Frank Churchill, I presume.", "Churchill", "certain", NOT_BOUND),
         ("On that particular morning she left.", "morning", "particular", NOT_BOUND),
         ("She was certain of it.", "She", "certain", ABSTAIN),
         ("She stayed with little intermission the whole afternoon.", "intermission", "little", NOT_BOUND),
         ("Then by a little curiosity she satisfied herself.", "curiosity", "little", NOT_BOUND),
         ("They danced in a little room.", "room", "little", ABSTAIN),
+        ("All the little variations of the last week were gone through.", "variations", "little", ABSTAIN),
         ("Recent increases in taxes hurt trade.", "increases", "Recent", NOT_BOUND),  # temporal
         ("The change was recent.", "change", "recent", ABSTAIN),
     ])
