@@ -5,7 +5,8 @@ LabelModel with this project's settings (class balance from majority vote, L2 1.
 defaults (learned balance, L2 0); Dawid-Skene EM with a learned and with a fixed class balance
 (labelers/label_models.py); the same after merging groups of LFs that fire together; and the end model
 (labelers/endmodel.py) trained on the LabelModel's train-split labels. Each is scored on the gold pairs and
-the fully annotated gold regions of the valid and test chapters: precision, recall, F1, Brier, share of
+the fully annotated gold regions of the valid and test chapters and of the train-chapter dev set
+(data/gold/austen_train, split "train-dev"): precision, recall, F1, Brier, share of
 candidates accepted, and F1 minus majority vote's with a 95% interval from resampling gold passages.
 The diagnosis part lists, per LF, its precision on valid gold pairs and each model's estimated accuracy.
 
@@ -43,6 +44,9 @@ from pipeline.core.io import read_parquet, write_json, write_text  # noqa: E402
 SPLITS = ("valid", "test")
 BOOTSTRAP = 1000
 FACTBOOK_GOLD = ROOT / "data/gold/factbook"
+TRAIN_DEV_GOLD = ROOT / "data/gold/austen_train/dev.jsonl"
+"""Fully annotated regions of train-chapter passages, a dev set (data/gold/austen_train/README.md): scored as
+the split "train-dev"; no method fits gold, so its train-split passages are fair to score."""
 FACTBOOK_HALVES = {"factbook-dev": "dev.jsonl", "factbook-test": "test.jsonl"}
 """Split name in the results -> the Factbook gold file of that half."""
 
@@ -209,6 +213,7 @@ def main() -> None:
     regions = passage_rows(gold, cands).assign(split=lambda f: f["doc_id"].map(split_of))
     tables = {(split, kind): table[table["split"] == split] for split in SPLITS
               for kind, table in (("pairs", pairs), ("passages", regions))}
+    tables[("train-dev", "passages")] = passage_rows(load_gold([TRAIN_DEV_GOLD], docs), cands)
     results = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
                "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
                "run": shown_run(args.run), "candidates": len(cands), "lfs": len(lf_names), "notes": notes,
