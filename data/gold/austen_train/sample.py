@@ -4,8 +4,8 @@
 
 RUN_DIR is a default run of the bundled corpus (the token indices of work/labels.jsonl are its parse's). Passages of the train split longer than 300 characters,
 40 drawn with seed 20261202; in each, from a random sentence, up to 4 whole sentences within 600
-characters; the first 32 regions were annotated. Batch 2 (24 regions, annotated the same way later in the
-session) draws with seed 20261203 from the passages batch 1 did not draw.
+characters; the first 32 regions were annotated. Batch N > 1 (24 regions each, annotated the same way
+later) draws with seed 20261202 + N - 1 from the passages the earlier batches did not draw.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 SEED = 20261202
-REGIONS = {1: 32, 2: 24}
+REGIONS = {1: 32, 2: 24, 3: 24}
 
 
 def regions(run: Path, batch: int = 1) -> list[dict]:
