@@ -608,7 +608,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     if adj.pos_ == "NOUN" and dep in MISTAGGED_PREDICATE_DEPS:  # "sat motionless": dobj, as if a noun
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
-        or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj)
+        or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj)
@@ -722,6 +722,25 @@ def _graded_before_article(adj: Token) -> Attachment | None:
             or any(t.pos_ in ("VERB", "AUX", "PUNCT") for t in doc[adj.i + 2:noun.i]):
         return None
     return Attachment(_noun_head(noun).i, "amod", "amod", -1, adj.i)
+
+
+SHIFTED_RESULTS = frozenset({"open", "shut", "free", "clean", "loose", "short", "wide", "clear"})
+"""Result adjectives that English puts before a verb's object ("threw open the door", "cut short his visit");
+not "round" ("walking round the garden": a preposition) or "awake" ("lay awake ten minutes")."""
+
+
+def _shifted_result(adj: Token) -> Attachment | None:
+    """"He threw open the door", "set free the birds": a result adjective (SHIFTED_RESULTS) right after its verb
+    and before the verb's object, which the parser makes an adverb of the verb; it is an object predicate of
+    that object. None for other adjectives."""
+    verb = adj.head
+    if adj.lower_ not in SHIFTED_RESULTS or adj.dep_ not in ("advmod", "acomp", "oprd", "prt") \
+            or verb.i != adj.i - 1 or verb.pos_ != "VERB":
+        return None
+    obj = _object(verb)
+    if obj is None or obj.left_edge.i != adj.i + 1:
+        return None
+    return Attachment(_noun_head(obj).i, "oprd", "oprd", verb.i, adj.i)
 
 
 def _possessed_epithet(adj: Token) -> Attachment | None:

@@ -573,3 +573,10 @@ def test_the_infinitive_of_a_finite_be_is_not_asserted(parser):
     assert parser.pair("And for this we are to be thankful.", "we", "thankful")["non_asserted"]
     assert not parser.pair("We are thankful for this.", "We", "thankful")["non_asserted"]
     assert not parser.pair("She was in a state of mind to be glad that it was over.", "She", "glad")["non_asserted"]
+
+
+def test_a_result_adjective_before_the_object_describes_the_object(parser):
+    row = parser.pair("He threw open the door.", "door", "open")
+    assert row["relation"] == "oprd" and not row["adverbial_idiom"]
+    assert parser.pair("He threw open the door.", "He", "open")["relation"] == "none"
+    assert parser.pair("The wind roared round the house.", "house", "round")["relation"] != "oprd"
