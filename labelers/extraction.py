@@ -144,6 +144,8 @@ WELL_VERBS = frozenset({"be", "look", "seem", "appear", "feel", "get", "keep", "
 """Linking verbs after which "well" names health ("she looks very well", "get well")."""
 WELL_GOING = frozenset({"home", "on", "along", "through", "back", "away", "off", "there", "here"})
 """Words of a journey or progress after which "well" is its manner ("we shall get home very well")."""
+WELL_BLOCKING_DEPS = PREDICATE_DEPS | {"dobj", "auxpass", "prt", "npadvmod"}
+"""A verb with a child in one of these roles has its own predicate or object, so "well" is its manner."""
 EPITHET_HEAD_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod"})
 """Roles of a noun phrase's head (an adjective that the parser made one has lost its noun)."""
 PARTICIPLE_DEPS = frozenset({"amod", "acomp", "oprd"})
@@ -233,7 +235,7 @@ def _pronoun_noun_phrase(tok: Token) -> bool:
     beautiful", "something much more pleasing"), a demonstrative subject ("This is full of papers"), or "one"
     after a determiner ("an odd one", "the poor one"); it is a mention of kind 'noun'."""
     if tok.pos_ == "PRON":
-        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in DEMONSTRATIVES and tok.dep_ in ("nsubj", "nsubjpass"))
+        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in DEMONSTRATIVES and tok.dep_ in SUBJECT_DEPS)
     return (tok.lower_ == "one" and tok.dep_ != "nummod"
             and any(child.dep_ == "det" for child in tok.children))
 
@@ -283,8 +285,7 @@ def _predicate_well(tok: Token) -> bool:
     if tok.i > 0 and tok.doc[tok.i - 1].lower_ == "as":
         return False
     return find_subject(verb) is not None and not any(
-        (c.dep_ in PREDICATE_DEPS | {"dobj", "auxpass", "prt", "npadvmod"} or c.lower_ in WELL_GOING) and c.i != tok.i
-        for c in verb.children)
+        (c.dep_ in WELL_BLOCKING_DEPS or c.lower_ in WELL_GOING) and c.i != tok.i for c in verb.children)
 
 
 def _mistagged_adjective(tok: Token) -> bool:
@@ -904,9 +905,10 @@ def _be_to(verb: Token) -> bool:
     to = next((c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to"), None)
     if verb.dep_ != "xcomp" or be is verb or be.lemma_ != "be" or be.tag_ not in FINITE_VERB_TAGS or to is None:
         return False
+    if to.i < be.i or not all(t.pos_ in ("ADV", "PART") for t in verb.doc[be.i + 1:to.i]):
+        return False
     subject = find_subject(be)
-    return (to.i > be.i and all(t.pos_ in ("ADV", "PART") for t in verb.doc[be.i + 1:to.i])
-            and (subject is None or subject.lower_ != "it"))
+    return subject is None or subject.lower_ != "it"
 
 
 def _too_head(tok: Token) -> bool:

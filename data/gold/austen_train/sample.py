@@ -2,8 +2,8 @@
 
     python data/gold/austen_train/sample.py RUN_DIR [BATCH] > regions.txt
 
-RUN_DIR is a default run of the bundled corpus (the token indices of work/labels.jsonl are its parse's). Passages of the train split longer than 300 characters,
-40 drawn with seed 20261202; in each, from a random sentence, up to 4 whole sentences within 600
+RUN_DIR is a default run of the bundled corpus (the token indices of work/labels.jsonl are its parse's).
+Passages of the train split longer than 300 characters, 40 drawn with seed 20261202; in each, from a random sentence, up to 4 whole sentences within 600
 characters; the first 32 regions were annotated. Batch N > 1 (24 regions each, annotated the same way
 later) draws with seed 20261202 + N - 1 from the passages the earlier batches did not draw.
 """
