@@ -120,6 +120,9 @@ INDEFINITE_PRONOUNS = frozenset({"everything", "everybody", "everyone", "anythin
                                  "something", "somebody", "someone"})
 """Indefinites that can bear a property; not the negative ones (nothing, nobody): such a binding is denied."""
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+SUBJECT_PRONOUNS = DEMONSTRATIVES | {"all"}
+"""Pronouns that are a mention as a subject ("This is full of papers", "So far all was perfectly right"),
+and elsewhere as often point at a clause or float beside a noun ("They all were")."""
 NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME", "MONEY", "QUANTITY",
                              "PERCENT", "CARDINAL", "ORDINAL", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW",
                              "LANGUAGE"})
@@ -232,10 +235,10 @@ def mention_kind(tok: Token) -> str | None:
 
 def _pronoun_noun_phrase(tok: Token) -> bool:
     """A pronoun that heads its noun phrase with no antecedent to resolve: an indefinite ("everything looked so
-    beautiful", "something much more pleasing"), a demonstrative subject ("This is full of papers"), or "one"
+    beautiful", "something much more pleasing"), a demonstrative or "all" as subject (SUBJECT_PRONOUNS), or "one"
     after a determiner ("an odd one", "the poor one"); it is a mention of kind 'noun'."""
     if tok.pos_ == "PRON":
-        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in DEMONSTRATIVES and tok.dep_ in SUBJECT_DEPS)
+        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in SUBJECT_PRONOUNS and tok.dep_ in SUBJECT_DEPS)
     return (tok.lower_ == "one" and tok.dep_ != "nummod"
             and any(child.dep_ == "det" for child in tok.children))
 
@@ -270,7 +273,16 @@ def is_attribute(tok: Token) -> bool:
         return True
     if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
         return True
-    return _is_name_adjective(tok) or _predicate_well(tok)
+    return _is_name_adjective(tok) or _predicate_well(tok) or _graded_adverb(tok) or _misread_conjunct(tok)
+
+
+def _misread_conjunct(tok: Token) -> bool:
+    """"Quick and decided in her ways": a past form the tagger read as a verb, conjoined with an adjective
+    that is no verb's predicate, with no subject, object or clause of its own, and an adjective in WordNet,
+    is an adjective like its conjunct."""
+    return (tok.tag_ == "VBD" and tok.dep_ == "conj" and tok.head.pos_ == "ADJ" and tok.lower_ in load_adjective_forms()
+            and tok.head.dep_ not in ("acomp", "attr", "oprd", "xcomp")  # "she was young, and possessed ...": a verb
+            and not any(c.dep_ in PARTICIPLE_BLOCKING_DEPS or c.dep_ in ("xcomp", "ccomp") for c in tok.children))
 
 
 def _predicate_well(tok: Token) -> bool:
@@ -536,11 +548,19 @@ def find_subject(verb: Token) -> Token | None:
         subj = _subject_on(verb, ("aux", "auxpass"))
         if subj is not None:
             return subj
-        if verb.dep_ in ("xcomp", "conj") and verb.head is not verb:
+        if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb)) and verb.head is not verb:
             verb = verb.head
         else:
             return None
     return None
+
+
+def _supplementive(verb: Token) -> bool:
+    """A present-participle clause with no subject or subordinator of its own, set off by a comma after the
+    clause it adjoins ("Frank declined it, looking as serious as he could"): its understood subject is that
+    clause's (not a past participle's, which the parser as often hangs on the wrong clause)."""
+    return (verb.dep_ == "advcl" and verb.tag_ == "VBG" and verb.head.i < verb.i
+            and verb.doc[verb.i - 1].text == "," and not any(c.dep_ in CLAUSE_DEPS for c in verb.children))
 
 
 def _object(verb: Token) -> Token | None:
@@ -609,7 +629,8 @@ def _direct_attachment(adj: Token) -> Attachment:
     if adj.pos_ == "NOUN" and dep in MISTAGGED_PREDICATE_DEPS:  # "sat motionless": dobj, as if a noun
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
-        or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj)
+        or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj) \
+        or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj)
@@ -626,7 +647,8 @@ def _direct_attachment(adj: Token) -> Attachment:
         if adj.dep_ == "acl":
             return Attachment(_noun_head(described).i, "appos", "appos", -1, adj.i)
         return Attachment(_noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
-    if dep in ("amod", "compound", "nmod") and head is not adj and head.pos_ in ("NOUN", "PROPN", "PRON"):
+    if dep in ("amod", "compound", "nmod") and head is not adj \
+            and (head.pos_ in ("NOUN", "PROPN", "PRON") or _pronoun_noun_phrase(head)):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
         if adj.i > head.i and _comma_between(head, adj):
@@ -713,7 +735,8 @@ def _graded_before_article(adj: Token) -> Attachment | None:
     how stands before the article of its noun, which the parser then hangs on the adjective (as a pobj or
     npadvmod); it is attributive of that noun. None for other adjectives."""
     doc = adj.doc
-    if adj.i + 2 >= len(doc) or doc[adj.i + 1].lower_ not in ("a", "an") or adj.pos_ != "ADJ":
+    if adj.i + 2 >= len(doc) or doc[adj.i + 1].lower_ not in ("a", "an") \
+            or not (adj.pos_ == "ADJ" or _graded_adverb(adj)):
         return None
     if not any(c.dep_ == "advmod" and c.lower_ in ("so", "too", "as", "how") and c.i == adj.i - 1
                for c in adj.children):
@@ -723,6 +746,15 @@ def _graded_before_article(adj: Token) -> Attachment | None:
             or any(t.pos_ in ("VERB", "AUX", "PUNCT") for t in doc[adj.i + 2:noun.i]):
         return None
     return Attachment(_noun_head(noun).i, "amod", "amod", -1, adj.i)
+
+
+def _graded_adverb(tok: Token) -> bool:
+    """An adjective form the tagger read as an adverb before the article of its noun ("at so early an age",
+    "too late an hour"); not a grading word ("so much a part")."""
+    doc = tok.doc
+    return (tok.pos_ == "ADV" and tok.lower_ in load_flat_adverbs() and tok.lower_ not in GRADING_ADJECTIVES
+            and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].lower_ in ("so", "too", "as", "how")
+            and doc[tok.i + 1].lower_ in ("a", "an"))
 
 
 SHIFTED_RESULTS = frozenset({"open", "shut", "free", "clean", "loose", "short", "wide", "clear"})
@@ -742,6 +774,61 @@ def _shifted_result(adj: Token) -> Attachment | None:
     if obj is None or obj.left_edge.i != adj.i + 1:
         return None
     return Attachment(_noun_head(obj).i, "oprd", "oprd", verb.i, adj.i)
+
+
+DISCOURSE_ADJECTIVES = frozenset({"true", "sure", "right", "fine", "good", "well", "strange", "odd", "curious",
+                                  "funny", "certain", "worse", "better", "best", "last", "first", "next", "such",
+                                  "more", "most", "least", "possible", "likely", "enough", "needless", "sad", "lucky"})
+"""Adjectives that open a sentence as a comment on it ("True, he was rich"; "Strange to say, she had not
+come"), not as a property of its subject."""
+
+
+def _fronted_depictive(adj: Token) -> Attachment | None:
+    """"Quick and decided in her ways, Emma lost no time", "Tired and hungry, the men returned": an
+    adjective phrase that opens its sentence (after a quote or a conjunction at most), set off by a comma,
+    describes the subject of the clause after it, which the parser hangs it on as an adverb (not
+    DISCOURSE_ADJECTIVES). None for other adjectives."""
+    doc, verb = adj.doc, adj.head
+    start = adj.sent.start
+    while start < adj.i and (doc[start].is_quote or doc[start].pos_ == "CCONJ"):
+        start += 1
+    if adj.pos_ != "ADJ" or adj.i != start or adj.lower_ in DISCOURSE_ADJECTIVES \
+            or adj.dep_ not in ("advmod", "advcl", "dep", "npadvmod") or verb.pos_ not in ("VERB", "AUX"):
+        return None
+    comma = adj.right_edge.i + 1
+    subj = find_subject(verb)
+    if comma >= len(doc) or doc[comma].text != "," or subj is None or not comma < subj.i < verb.i:
+        return None
+    concession = next((t.head for t in doc[adj.i + 1:subj.i] if t.lower_ == "as" and t.dep_ == "mark"), None)
+    if concession is not None:  # "Intimate as you are", "Disputable as might be the taste": the as-clause's
+        inner = find_subject(concession) or next((c for c in concession.children if c.dep_ == "attr"), None)
+        if inner is None:
+            return Attachment(-1, "none", "none", concession.i, adj.i)
+        return _subject_attachment(adj, concession, "predicative", inner)
+    return _subject_attachment(adj, verb, "depictive", subj)
+
+
+def _wh_object_predicate(adj: Token) -> Attachment | None:
+    """"saw how ill I had made her", "foresaw how useful she might find her": an adjective fronted by "how"
+    before a verb that takes an object predicate (RESULT_VERBS) is the predicate of that verb's object.
+    None for other adjectives."""
+    verb = adj.head
+    if not any(c.lower_ == "how" and c.i == adj.i - 1 for c in adj.children) or verb.lemma_ not in RESULT_VERBS \
+            or verb.i <= adj.i:
+        return None
+    obj = _object(verb)
+    return _object_predicate(adj, verb, obj) if obj is not None and obj.i > verb.i else None
+
+
+def _measured_degree(adj: Token) -> Attachment | None:
+    """"you are a great deal too apt", "he was a good deal older": "a great / good deal" grades the adjective
+    after it, which the parser hangs on "deal" as if attributive; it is the predicate of the verb "deal"
+    hangs on. None for other adjectives."""
+    deal, verb = adj.head, adj.head.head
+    if deal.lemma_ != "deal" or adj.i <= deal.i or verb.pos_ not in ("VERB", "AUX") or verb is deal \
+            or not any(c.lower_ in ("great", "good") and c.i < deal.i for c in deal.children):
+        return None
+    return _verb_predicate(adj, verb, "acomp")
 
 
 def _possessed_epithet(adj: Token) -> Attachment | None:

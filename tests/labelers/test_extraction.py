@@ -580,3 +580,41 @@ def test_a_result_adjective_before_the_object_describes_the_object(parser):
     assert row["relation"] == "oprd" and not row["adverbial_idiom"]
     assert parser.pair("He threw open the door.", "He", "open")["relation"] == "none"
     assert parser.pair("The wind roared round the house.", "house", "round")["relation"] != "oprd"
+
+
+def test_a_fronted_adjective_phrase_describes_the_subject_after_it(parser):
+    text = "Quick and decided in her ways, Emma lost no time in inviting her."
+    assert parser.pair(text, "Emma", "Quick")["relation"] == "depictive"
+    assert parser.pair(text, "Emma", "decided")["relation"] == "conj"  # the tagger's verb, an adjective here
+    assert parser.pair("Silent and watchful, the men walked home.", "men", "Silent")["relation"] == "depictive"
+    assert parser.pair("True, he was rich.", "he", "True")["relation"] == "none"  # a comment on the clause
+    row = parser.pair("Disputable, however, as might be the taste of it, it was a charming walk.", "taste", "Disputable")
+    assert row["relation"] == "predicative"  # a concession: the as-clause's subject
+
+
+def test_a_participle_clause_after_a_comma_takes_the_clause_subject(parser):
+    text = "Mr. Frank Churchill still declined it, looking as serious as he could."
+    assert parser.pair(text, "Churchill", "serious")["relation"] == "predicative"
+
+
+def test_one_after_a_determiner_takes_its_attributive_adjective(parser):
+    assert parser.pair("Elinor's office was a painful one.", "one", "painful")["relation"] == "amod"
+
+
+def test_an_adverb_tagged_adjective_graded_before_the_article_is_attributive(parser):
+    assert parser.pair("She could not be guilty of it, at so early an age.", "age", "early")["relation"] == "amod"
+    assert "much" not in set(parser.frame("It was so much a part of him.").attr_text)  # a grading word
+
+
+def test_how_fronts_an_object_predicate(parser):
+    assert parser.pair("I saw how ill I had made her.", "her", "ill")["relation"] == "oprd"
+
+
+def test_a_great_deal_grades_the_adjective_after_it(parser):
+    assert parser.pair("You are a great deal too apt to like people.", "You", "apt")["relation"] == "predicative"
+    assert parser.pair("You are a great deal too apt to like people.", "deal", "apt")["relation"] == "none"
+
+
+def test_all_as_a_subject_is_a_mention(parser):
+    assert parser.pair("So far all was perfectly right.", "all", "right")["relation"] == "predicative"
+    assert "all" not in set(parser.frame("They all were happy.").ent_text)  # floated beside its noun
