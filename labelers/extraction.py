@@ -647,7 +647,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         if adj.dep_ == "acl":
             return Attachment(_noun_head(described).i, "appos", "appos", -1, adj.i)
         return Attachment(_noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
-    if dep in ("amod", "compound", "nmod") and head is not adj \
+    if dep in ("amod", "compound", "nmod") and head is not adj and not _possessor_between(adj, head) \
             and (head.pos_ in ("NOUN", "PROPN", "PRON") or _pronoun_noun_phrase(head)):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
@@ -670,6 +670,17 @@ def _direct_attachment(adj: Token) -> Attachment:
     if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head is not adj:
         return _verb_predicate(adj, head, dep)
     return Attachment(-1, "none", "none", -1, adj.i)
+
+
+def _possessor_between(adj: Token, noun: Token) -> bool:
+    """A possessor of ``noun`` stands between it and an adjective before it ("poor Martin's cause", "Mary's
+    removed all Lady Russell's difficulties"): the adjective describes the possessor or is no adjective,
+    never the possessed noun. (Not any determiner: "as strong a contrast", "a valued, a precious trust"; nor
+    after a grading word, where the adjective is a fronted predicate of the noun: "how unwelcome her
+    appearance must be".)"""
+    if adj.i > 0 and adj.doc[adj.i - 1].lower_ in ("how", "so", "as", "too"):
+        return False
+    return adj.i < noun.i and any(t.head.i == noun.i and t.dep_ == "poss" for t in adj.doc[adj.i + 1:noun.i])
 
 
 def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
@@ -799,13 +810,26 @@ def _fronted_depictive(adj: Token) -> Attachment | None:
     subj = find_subject(verb)
     if comma >= len(doc) or doc[comma].text != "," or subj is None or not comma < subj.i < verb.i:
         return None
-    concession = next((t.head for t in doc[adj.i + 1:subj.i] if t.lower_ == "as" and t.dep_ == "mark"), None)
+    concession = _concession(adj, subj)
     if concession is not None:  # "Intimate as you are", "Disputable as might be the taste": the as-clause's
         inner = find_subject(concession) or next((c for c in concession.children if c.dep_ == "attr"), None)
         if inner is None:
             return Attachment(-1, "none", "none", concession.i, adj.i)
         return _subject_attachment(adj, concession, "predicative", inner)
     return _subject_attachment(adj, verb, "depictive", subj)
+
+
+def _concession(adj: Token, subj: Token) -> Token | None:
+    """The verb of an as-clause right after a fronted adjective ("Young as he was, William...", "Timid,
+    anxious, doubting as she was", "Disputable, however, as might be the taste"; the adjective's conjuncts,
+    punctuation and adverbs between at most), not one inside its complement ("Anxious to separate herself
+    as far as she could, she"). None if there is none."""
+    for tok in adj.doc[adj.i + 1:subj.i]:
+        if tok.lower_ == "as" and tok.dep_ == "mark":
+            return tok.head
+        if tok.pos_ not in ("PUNCT", "ADV", "CCONJ", "ADJ") and tok.dep_ != "conj":
+            return None
+    return None
 
 
 def _wh_object_predicate(adj: Token) -> Attachment | None:
@@ -1003,6 +1027,8 @@ def _too_head(tok: Token) -> bool:
     return tok.pos_ == "ADJ" and any(g.lower_ == "too" for g in tok.children)
 
 
+DASH_CHARS = frozenset("-\u2013\u2014")
+"""Characters of a dash token ("--", an en or em dash), which may follow a clause's question mark."""
 WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 """Tags of wh-words ("how", "what", "which"), which make a question or exclamation of another kind."""
 
@@ -1019,7 +1045,7 @@ def _polar_question(verb: Token) -> bool:
     if first.i > subj.i:
         return False
     end = verb.right_edge  # the question mark is the clause's own punctuation or comes right after it
-    while end.i > verb.i and end.tag_ in QUOTE_TAGS:  # the closing quotation mark hung on the verb
+    while end.i > verb.i and (end.tag_ in QUOTE_TAGS or set(end.text) <= DASH_CHARS):  # "?\"", "?--" hung on it
         end = verb.doc[end.i - 1]
     after = next((t for t in verb.doc[end.i + 1:end.i + 3] if not t.is_space and t.tag_ not in QUOTE_TAGS), None)
     asked = end.text == "?" or (after is not None and after.text == "?")
@@ -1041,14 +1067,15 @@ def _subjunctive_were(verb: Token) -> bool:
 
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
-    """The described noun is denied: its determiner is "no"/"neither" ("no great beauty"), it is the
+    """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
+    (``_not_one``), it is the
     object of "without" directly or through "of" ("without a kind word", "without the considerations of
     decent civility"), or it has "any" under a negated verb ("did not know any better qualifications")."""
     if att.target < 0:
         return False
     noun = doc[att.target]
     dets = {c.lower_ for c in noun.children if c.dep_ == "det"}
-    if dets & NEGATIVE_DETS:
+    if dets & NEGATIVE_DETS or _not_one(noun):
         return True
     prep = noun.head if noun.dep_ == "pobj" else None
     if prep is not None and prep.lower_ == "of" and prep.head.dep_ == "pobj":
@@ -1057,6 +1084,15 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
         return True
     verb = noun.head.head if noun.dep_ == "pobj" else noun.head
     return "any" in dets and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
+
+
+def _not_one(noun: Token) -> bool:
+    """"not one agreeable quality", "not a single kind word": "not" before "one" or "a single" opening the
+    noun phrase denies the noun as "no" does (not "not a": "He is not a young man" is bound in the gold)."""
+    doc, first = noun.doc, noun.left_edge
+    if first.i == 0 or doc[first.i - 1].lower_ != "not":
+        return False
+    return first.lower_ == "one" or (first.lower_ in ("a", "an") and doc[first.i + 1].lower_ == "single")
 
 
 def than_follows(adj: Token) -> bool:

@@ -618,3 +618,30 @@ def test_a_great_deal_grades_the_adjective_after_it(parser):
 def test_all_as_a_subject_is_a_mention(parser):
     assert parser.pair("So far all was perfectly right.", "all", "right")["relation"] == "predicative"
     assert "all" not in set(parser.frame("They all were happy.").ent_text)  # floated beside its noun
+
+
+def test_a_possessor_between_an_adjective_and_a_noun_makes_it_not_attributive(parser):
+    text = "This invitation of Mary's removed all Lady Russell's difficulties."
+    assert parser.pair(text, "difficulties", "removed")["relation"] == "none"
+    assert parser.pair("Upon such occasions poor Mr. Woodhouse's feelings were hurt.", "feelings", "poor")["relation"] \
+        == "none"
+    assert parser.pair("It was a valued, a precious trust to me.", "trust", "valued")["relation"] == "amod"
+    assert parser.pair("She felt how unwelcome her appearance must be.", "appearance", "unwelcome")["relation"] \
+        != "none"  # a fronted predicate of the noun
+
+
+def test_a_question_mark_before_a_dash_still_asks(parser):
+    text = "Are you disposed to pity me for what I must have suffered, while all was at stake? --"
+    assert parser.pair(text, "you", "disposed")["non_asserted"]
+
+
+def test_a_concession_after_a_fronted_adjective_takes_its_own_subject(parser):
+    assert parser.pair("Young and gentle as she was, it might yet have been possible.", "she", "gentle")["relation"] \
+        == "conj"
+    text = "Anxious to separate herself from them as far as she could, she soon took a footpath."
+    assert parser.frame(text).query("attr_text == 'Anxious' and relation != 'none'").ent_i.tolist() == [12]
+
+
+def test_not_one_denies_its_noun(parser):
+    assert parser.pair("He has not one agreeable quality.", "quality", "agreeable")["neg_det"]
+    assert not parser.pair("He is not a young man.", "man", "young")["neg_det"]  # bound in the gold
