@@ -444,13 +444,30 @@ def _set_off_state(tok: Token) -> Token | None:
     if any(c.dep_ in ("dobj", "agent") or c.dep_ in CLAUSE_DEPS for c in tok.children):
         return None
     head = tok.head
-    if head.i >= tok.i or tok.i == 0 or tok.doc[tok.i - 1].text != ",":
+    if tok.i < 2 or tok.doc[tok.i - 1].text != ",":
+        return None
+    subject = _set_off_subject(tok)
+    if subject is not None:
+        return subject
+    if head.i >= tok.i:
         return None
     if tok.dep_ == "acl" and head.pos_ in ("NOUN", "PROPN", "PRON") and head.i == tok.i - 2:
         return head  # the noun right before the comma: a farther one is as often a misattachment
     if tok.dep_ == "advcl" and head.pos_ in ("VERB", "AUX"):
         return find_subject(head)
     return None
+
+
+def _set_off_subject(tok: Token) -> Token | None:
+    """The subject right before the comma in front of a set-off state participle that the parser made a
+    clause of its own ("His daughter, frightened almost out of her senses, sat": a ccomp of "sat";
+    "Catherine, relieved for herself, felt uneasy": the root, with "Catherine" its subject): the subject
+    belongs to this participle's verb or a later one, and a comma closes the participle's phrase."""
+    doc, noun = tok.doc, tok.doc[tok.i - 2]
+    if noun.dep_ not in SUBJECT_DEPS or mention_kind(noun) is None or noun.head.i < tok.i:
+        return None
+    closed = any(t.text == "," for t in doc[tok.i + 1:min(tok.i + 10, tok.sent.end)])
+    return noun if closed else None
 
 
 def _has_subject(tok: Token) -> bool:

@@ -645,3 +645,8 @@ def test_a_concession_after_a_fronted_adjective_takes_its_own_subject(parser):
 def test_not_one_denies_its_noun(parser):
     assert parser.pair("He has not one agreeable quality.", "quality", "agreeable")["neg_det"]
     assert not parser.pair("He is not a young man.", "man", "young")["neg_det"]  # bound in the gold
+
+
+def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subject(parser):
+    text = "His daughter, frightened almost out of her senses, sat on the edge of her chair."
+    assert parser.pair(text, "daughter", "frightened")["relation"] == "depictive"
