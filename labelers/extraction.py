@@ -18,7 +18,8 @@ Definitions (all heuristic, documented here and in the README):
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
   impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
   an agent);
-  a passive participle whose word form is in the attribute lexicon ("he was seated"), or such a
+  a passive participle whose word form is in the attribute lexicon, with no agent ("he was seated"; not
+  "was startled by a rap": data/gold/README.md, verbal passives), or such a
   participle set off by a comma after its noun or its clause ("Miss Bingley, seated near him";
   "stood her ground, determined to hear all": ``_set_off_state``); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
@@ -269,7 +270,8 @@ def is_attribute(tok: Token) -> bool:
         return True
     if is_adjectival_participle(tok):
         return True
-    if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None:
+    if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None \
+            and not any(c.dep_ == "agent" for c in tok.children):  # "was startled by a rap": an event
         return True
     if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
         return True

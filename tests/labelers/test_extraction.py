@@ -650,3 +650,8 @@ def test_not_one_denies_its_noun(parser):
 def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subject(parser):
     text = "His daughter, frightened almost out of her senses, sat on the edge of her chair."
     assert parser.pair(text, "daughter", "frightened")["relation"] == "depictive"
+
+
+def test_a_lexicon_passive_with_an_agent_is_an_event(parser):
+    assert parser.pair("Fanny was startled at the proposal.", "Fanny", "startled")["relation"] == "predicative"
+    assert "startled" not in set(parser.frame("She was startled by a rap at the door.").attr_text)
