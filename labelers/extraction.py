@@ -18,8 +18,8 @@ Definitions (all heuristic, documented here and in the README):
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
   impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
   an agent);
-  a passive participle whose word form is in the attribute lexicon, with no agent ("he was seated"; not
-  "was startled by a rap": data/gold/README.md, verbal passives), or such a
+  a passive participle whose word form is in the attribute lexicon ("he was seated"; not a feeling with
+  its cause as agent, "was startled by a rap": ``_caused_feeling``), or such a
   participle set off by a comma after its noun or its clause ("Miss Bingley, seated near him";
   "stood her ground, determined to hear all": ``_set_off_state``); a capitalised
   word that the lexicon knows as an adjective inside a proper name ("Great Britain", so that the
@@ -271,7 +271,7 @@ def is_attribute(tok: Token) -> bool:
     if is_adjectival_participle(tok):
         return True
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None \
-            and not any(c.dep_ == "agent" for c in tok.children):  # "was startled by a rap": an event
+            and not _caused_feeling(tok):
         return True
     if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
         return True
@@ -285,6 +285,13 @@ def _misread_conjunct(tok: Token) -> bool:
     return (tok.tag_ == "VBD" and tok.dep_ == "conj" and tok.head.pos_ == "ADJ" and tok.lower_ in load_adjective_forms()
             and tok.head.dep_ not in ("acomp", "attr", "oprd", "xcomp")  # "she was young, and possessed ...": a verb
             and not any(c.dep_ in PARTICIPLE_BLOCKING_DEPS or c.dep_ in ("xcomp", "ccomp") for c in tok.children))
+
+
+def _caused_feeling(tok: Token) -> bool:
+    """A passive of feeling with its cause as agent ("was startled by a rap", "so completely awed by the
+    grandeur"): an event (data/gold/README.md, verbal passives). Only feelings: the parser also makes a
+    place an agent ("He was seated by the fire")."""
+    return attribute_type(tok.lower_) == "emotion" and any(c.dep_ == "agent" for c in tok.children)
 
 
 def _predicate_well(tok: Token) -> bool:
@@ -1109,7 +1116,9 @@ def _not_one(noun: Token) -> bool:
     """"not one agreeable quality", "not a single kind word": "not" before "one" or "a single" opening the
     noun phrase denies the noun as "no" does (not "not a": "He is not a young man" is bound in the gold)."""
     doc, first = noun.doc, noun.left_edge
-    if first.i == 0 or doc[first.i - 1].lower_ != "not":
+    if first.lower_ == "not" and first.i + 1 < noun.i:  # "Not one sailor is hurt": "not" inside the phrase
+        first = doc[first.i + 1]
+    elif first.i == 0 or doc[first.i - 1].lower_ != "not":
         return False
     return first.lower_ == "one" or (first.lower_ in ("a", "an") and doc[first.i + 1].lower_ == "single")
 

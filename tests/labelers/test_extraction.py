@@ -645,6 +645,7 @@ def test_a_concession_after_a_fronted_adjective_takes_its_own_subject(parser):
 def test_not_one_denies_its_noun(parser):
     assert parser.pair("He has not one agreeable quality.", "quality", "agreeable")["neg_det"]
     assert not parser.pair("He is not a young man.", "man", "young")["neg_det"]  # bound in the gold
+    assert parser.pair("Not one sailor on my ship is hurt.", "sailor", "hurt")["neg_det"]  # "not" inside the phrase
 
 
 def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subject(parser):
