@@ -157,6 +157,9 @@ GRADING_ADJECTIVES = frozenset({"little", "much", "many", "great", "more", "most
                                 "real", "awful", "mighty", "monstrous", "right", "dead", "plenty"})
 """Adjectives that grade the adjective after them ("a little more", "a great many", "real pretty", "right
 honourable") rather than stack with it on a noun."""
+GRADERS = frozenset({"so", "too", "as", "how"})
+"""Words that grade an adjective put before its noun's article or a possessor ("so wretched an example",
+"how unwelcome her appearance")."""
 DEGREE_ADVERBS = frozenset({"very", "quite", "rather", "more", "most", "less", "least", "extremely", "exceedingly",
                             "somewhat"})
 """Degree adverbs: they grade a state, not an event (*"he was very killed"), so a participle right after one
@@ -704,7 +707,7 @@ def _possessor_between(adj: Token, noun: Token) -> bool:
     never the possessed noun. (Not any determiner: "as strong a contrast", "a valued, a precious trust"; nor
     after a grading word, where the adjective is a fronted predicate of the noun: "how unwelcome her
     appearance must be".)"""
-    if adj.i > 0 and adj.doc[adj.i - 1].lower_ in ("how", "so", "as", "too"):
+    if adj.i > 0 and adj.doc[adj.i - 1].lower_ in GRADERS:
         return False
     return adj.i < noun.i and any(t.head.i == noun.i and t.dep_ == "poss" for t in adj.doc[adj.i + 1:noun.i])
 
@@ -775,7 +778,7 @@ def _graded_before_article(adj: Token) -> Attachment | None:
     if adj.i + 2 >= len(doc) or doc[adj.i + 1].lower_ not in ("a", "an") \
             or not (adj.pos_ == "ADJ" or _graded_adverb(adj)):
         return None
-    if not any(c.dep_ == "advmod" and c.lower_ in ("so", "too", "as", "how") and c.i == adj.i - 1
+    if not any(c.dep_ == "advmod" and c.lower_ in GRADERS and c.i == adj.i - 1
                for c in adj.children):
         return None
     noun = doc[adj.i + 1].head
@@ -790,7 +793,7 @@ def _graded_adverb(tok: Token) -> bool:
     "too late an hour"); not a grading word ("so much a part")."""
     doc = tok.doc
     return (tok.pos_ == "ADV" and tok.lower_ in load_flat_adverbs() and tok.lower_ not in GRADING_ADJECTIVES
-            and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].lower_ in ("so", "too", "as", "how")
+            and 0 < tok.i < len(doc) - 1 and doc[tok.i - 1].lower_ in GRADERS
             and doc[tok.i + 1].lower_ in ("a", "an"))
 
 
