@@ -829,15 +829,17 @@ def _fronted_depictive(adj: Token) -> Attachment | None:
     describes the subject of the clause after it, which the parser hangs it on as an adverb (not
     DISCOURSE_ADJECTIVES). None for other adjectives."""
     doc, verb = adj.doc, adj.head
+    if adj.pos_ != "ADJ" or adj.lower_ in DISCOURSE_ADJECTIVES or verb.pos_ not in ("VERB", "AUX") \
+            or adj.dep_ not in ("advmod", "advcl", "dep", "npadvmod"):
+        return None  # cheap checks first: every adjective of the corpus passes through here
     start = adj.sent.start
     while start < adj.i and (doc[start].is_quote or doc[start].pos_ == "CCONJ"):
         start += 1
-    if adj.pos_ != "ADJ" or adj.i != start or adj.lower_ in DISCOURSE_ADJECTIVES \
-            or adj.dep_ not in ("advmod", "advcl", "dep", "npadvmod") or verb.pos_ not in ("VERB", "AUX"):
-        return None
     comma = adj.right_edge.i + 1
+    if adj.i != start or comma >= len(doc) or doc[comma].text != ",":
+        return None
     subj = find_subject(verb)
-    if comma >= len(doc) or doc[comma].text != "," or subj is None or not comma < subj.i < verb.i:
+    if subj is None or not comma < subj.i < verb.i:
         return None
     concession = _concession(adj, subj)
     if concession is not None:  # "Intimate as you are", "Disputable as might be the taste": the as-clause's
@@ -1097,9 +1099,9 @@ def _subjunctive_were(verb: Token) -> bool:
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
-    (``_not_one``), it is the
-    object of "without" directly or through "of" ("without a kind word", "without the considerations of
-    decent civility"), or it has "any" under a negated verb ("did not know any better qualifications")."""
+    (``_not_one``), it is the object of "without" directly or through "of" ("without a kind word", "without
+    the considerations of decent civility"), or it has "any" under a negated verb ("did not know any better
+    qualifications")."""
     if att.target < 0:
         return False
     noun = doc[att.target]
