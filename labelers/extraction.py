@@ -129,7 +129,9 @@ NON_PERSON_ENTS = frozenset({"GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME",
                              "LANGUAGE"})
 DEFINITE_DETS = frozenset({"the", "this", "that", "these", "those"})
 NEGATIVE_DETS = frozenset({"no", "neither"})
-NEGATORS = frozenset({"not", "n't", "never"})
+NEGATORS = frozenset({"not", "n't", "never", "hardly", "scarcely"})
+"""Words that deny the predicate they modify ("was not happy", "It was hardly right"); not "barely" ("barely
+visible" is visible)."""
 NEGATING_PHRASES = ("by no means", "in no way", "in no respect", "nowise", "not at all", "no longer")
 IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
@@ -265,7 +267,8 @@ def is_proper_adjective(tok: Token) -> bool:
 
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
-    if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok):
+    if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
+            or _quantifier_part(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
@@ -276,9 +279,17 @@ def is_attribute(tok: Token) -> bool:
     if tok.tag_ == "VBN" and tok.lower_ in load_lexicon() and _passive_subject(tok) is not None \
             and not _caused_feeling(tok):
         return True
-    if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None:
+    if _set_off_state(tok) is not None or _negative_state(tok) or _misread_prenominal_participle(tok) is not None \
+            or _misread_initial_adjective(tok) is not None:
         return True
     return _is_name_adjective(tok) or _predicate_well(tok) or _graded_adverb(tok) or _misread_conjunct(tok)
+
+
+def _quantifier_part(tok: Token) -> bool:
+    """"great" or "good" in the quantifier "a great many" / "a good many" ("a great many gay hours"), which the
+    parser hangs on the noun beside the real adjectives."""
+    doc = tok.doc
+    return tok.lower_ in ("great", "good") and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ == "many"
 
 
 def _misread_conjunct(tok: Token) -> bool:
@@ -366,6 +377,20 @@ def _misread_prenominal_participle(tok: Token) -> Token | None:
     return _noun_head(noun)
 
 
+def _misread_initial_adjective(tok: Token) -> Token | None:
+    """The noun that a sentence's first word describes when the tagger read that word as a bare verb heading
+    the subject ("Perfect happiness, even in memory, is not common": "Perfect" a VB csubj with "happiness"
+    its object): a bare verb with no "to" cannot be a subject, so it is an adjective of the noun right
+    after it. None for other tokens."""
+    doc = tok.doc
+    if tok.tag_ != "VB" or tok.dep_ != "csubj" or not tok.is_sent_start or tok.i + 1 >= len(doc):
+        return None
+    noun = doc[tok.i + 1]
+    if noun.pos_ != "NOUN" or noun.head.i != tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
+        return None
+    return _noun_head(noun)
+
+
 @lru_cache(maxsize=65536)
 def _never_attribute_form(lower: str) -> bool:
     """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX); cached
@@ -418,7 +443,7 @@ def _misread_verb(tok: Token) -> bool:
 def is_adjectival_participle(tok: Token) -> bool:
     """A verb-tagged participle that names a state, outside the amod/acomp/oprd positions; never one with an
     agent ("was fixed by him" is an event) or an object: a participle right after a degree adverb ("quite
-    overcome", "most gratifying"), or a bare past participle (no auxiliary or complementiser of its own)
+    overcome", "most gratifying") or graded by "as ... as" ("as composed as could be hoped"), or a bare past participle (no auxiliary or complementiser of its own)
     that is an xcomp of a verb not in EVENT_HEADS ("seemed impelled", "sat undisturbed"), the predicate of
     a small clause whose subject follows such a verb ("found herself obliged"), or a later conjunct of an
     adjective ("friendless or forgotten")."""
@@ -427,6 +452,9 @@ def is_adjectival_participle(tok: Token) -> bool:
     before = tok.doc[tok.i - 1] if tok.i > 0 else None
     if before is not None and before.head.i == tok.i and before.dep_ == "advmod" and before.lower_ in DEGREE_ADVERBS:
         return True
+    if before is not None and before.lower_ == "as" and before.head.i == tok.i \
+            and any(c.lower_ == "as" and c.i > tok.i for c in tok.subtree):
+        return True  # an "as ... as" comparison grades a state too: "quite as composed as could be hoped"
     if _absolute_with(tok) is not None:
         return True
     if tok.tag_ == "VBN" and any(c.dep_ == "conj" and c.pos_ == "ADJ" and not _has_subject(c) for c in tok.children) \
@@ -446,8 +474,8 @@ def is_adjectival_participle(tok: Token) -> bool:
 
 
 def _set_off_state(tok: Token) -> Token | None:
-    """What a state participle set off by a comma describes: the noun right before the comma ("Miss
-    Bingley, seated near him, was watching": ``acl``) or the subject of the clause it follows ("Lydia stood
+    """What a state participle right after its noun describes ("a brother settled in London": ``acl``), or one
+    set off by a comma: the noun right before the comma ("Miss Bingley, seated near him, was watching") or the subject of the clause it follows ("Lydia stood
     her ground, determined to hear all": a supplementive ``advcl``). Only word forms the attribute lexicon
     holds (states and emotions: "determined", "pleased", "tired"), so that events ("The ship, built in
     1850") stay out; never with an object, an agent or an auxiliary of its own. None for other tokens."""
@@ -456,6 +484,10 @@ def _set_off_state(tok: Token) -> Token | None:
     if any(c.dep_ in ("dobj", "agent") or c.dep_ in CLAUSE_DEPS for c in tok.children):
         return None
     head = tok.head
+    if tok.dep_ == "acl" and head.i == tok.i - 1 and head.pos_ in ("NOUN", "PROPN") \
+            and head.lower_ not in TIME_NOUNS and not any(c.dep_ == "xcomp" for c in tok.children):
+        return head  # right after its noun: "a sister married to a Mr. Phillips", "a brother settled in London";
+        # not a verb read so ("the others resolved to appear happy") nor after a time ("at one time attached")
     if tok.i < 2 or tok.doc[tok.i - 1].text != ",":
         return None
     subject = _set_off_subject(tok)
@@ -662,7 +694,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj)
     if repaired is not None:
         return repaired
-    described = _misread_prenominal_participle(adj)
+    described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj)
     if described is not None:  # "whose pale and jaded looks": the tagger read "jaded" as a verb
         return Attachment(described.i, "amod", "amod", -1, adj.i)
     absolute = _absolute_with(adj)
@@ -674,7 +706,8 @@ def _direct_attachment(adj: Token) -> Attachment:
     described = _set_off_state(adj)
     if described is not None:  # "Miss Bingley, seated near him"; "stood her ground, determined to hear"
         if adj.dep_ == "acl":
-            return Attachment(_noun_head(described).i, "appos", "appos", -1, adj.i)
+            relation = "appos" if adj.doc[adj.i - 1].text == "," else "amod"
+            return Attachment(_noun_head(described).i, relation, relation, -1, adj.i)
         return Attachment(_noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and not _possessor_between(adj, head) \
             and (head.pos_ in ("NOUN", "PROPN", "PRON") or _pronoun_noun_phrase(head)):
@@ -978,11 +1011,13 @@ def _verb_chain(att: Attachment, doc: Doc) -> list[Token]:
 
 
 def is_negated(adj: Token, att: Attachment) -> bool:
-    """A negator ("not", "never", "n't") on the adjective, its first conjunct or its governing verb, or one
-    of them in a "neither ... nor" coordination ("neither rich nor handsome", "nor was he handsome")."""
+    """A negator (NEGATORS) on the adjective, its first conjunct, its governing verb or an auxiliary of that
+    verb ("Why was not she to be as useful?": the parser hangs "not" on the inverted auxiliary), or one of
+    them in a "neither ... nor" coordination ("neither rich nor handsome", "nor was he handsome")."""
     doc = adj.doc
     carriers = [adj] + ([doc[att.first]] if att.first >= 0 and att.first != adj.i else [])
-    carriers += _verb_chain(att, doc)
+    verbs = _verb_chain(att, doc)
+    carriers += verbs + [c for v in verbs for c in v.children if c.dep_ in ("aux", "auxpass")]
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
                if c.dep_ in ("neg", "advmod")) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj)
 
@@ -1022,8 +1057,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
         return False
     if len(chain) > 1 and chain[0].lemma_ == "be" and _too_head(chain[1]) and not _too_head(doc[att.first]):
         return True  # "too great to be withstood"; not "too young to own herself frightened" (she was)
-    if any(_be_to(verb) for verb in chain):
-        return True  # "we are to be thankful", "she was to be married": what is due or arranged
+    if any(_be_to(verb) or _for_to(verb) for verb in chain):
+        return True  # "we are to be thankful", "difficult for her to be certain": due, arranged or supposed
     for verb in chain:
         for c in verb.children:
             if c.dep_ in ("aux", "auxpass") and c.lower_ in IRREALIS_MODALS:
@@ -1051,6 +1086,14 @@ def _be_to(verb: Token) -> bool:
         return False
     subject = find_subject(be)
     return subject is None or subject.lower_ != "it"
+
+
+def _for_to(verb: Token) -> bool:
+    """A "for ... to" infinitive ("it was difficult for her to be quite certain", "too late for him to be
+    useful"): a proposition put forward, not asserted."""
+    children = list(verb.children)
+    return any(c.dep_ == "mark" and c.lower_ == "for" for c in children) \
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in children)
 
 
 def _too_head(tok: Token) -> bool:
@@ -1130,8 +1173,9 @@ def _not_one(noun: Token) -> bool:
 
 def than_follows(adj: Token) -> bool:
     """A "than" comparison of the adjective, or of a coordination that shares one "more" / "less" ("more
-    heavy, restless, and uncomfortable than before"; not "young, pretty and taller than her sister")."""
-    if _than_after(adj):
+    heavy, restless, and uncomfortable than before"; not "young, pretty and taller than her sister"), or
+    the adjective is what is exceeded ("with more than common certainty": uncommon, a comparison too)."""
+    if _than_after(adj) or _than_before(adj):
         return True
     first = adj
     while first.dep_ == "conj" and first.head.pos_ == "ADJ" and first.head is not first:
@@ -1139,6 +1183,12 @@ def than_follows(adj: Token) -> bool:
     if not any(c.dep_ == "advmod" and c.lower_ in ("more", "less") for c in first.children):
         return False
     return any(_than_after(c) for c in first.subtree if c.dep_ == "conj" and c.pos_ == "ADJ")
+
+
+def _than_before(adj: Token) -> bool:
+    """"more than" / "less than" right before the adjective ("more than common certainty")."""
+    doc = adj.doc
+    return adj.i >= 2 and doc[adj.i - 1].lower_ == "than" and doc[adj.i - 2].lower_ in ("more", "less")
 
 
 def _than_after(adj: Token) -> bool:

@@ -656,3 +656,44 @@ def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subje
 def test_a_lexicon_passive_with_an_agent_is_an_event(parser):
     assert parser.pair("Fanny was startled at the proposal.", "Fanny", "startled")["relation"] == "predicative"
     assert "startled" not in set(parser.frame("She was startled by a rap at the door.").attr_text)
+
+
+def test_hardly_and_an_auxiliarys_not_deny_the_predicate(parser):
+    assert parser.pair("It was hardly right to say so.", "It", "right")["negated"]
+    assert parser.pair("Why was not she to be as useful as Anne?", "she", "useful")["negated"]
+    assert not parser.pair("It was right to say so.", "It", "right")["negated"]
+
+
+def test_a_for_to_infinitive_is_not_asserted(parser):
+    text = "It made it difficult for her to be quite certain that she ought to go."
+    assert parser.pair(text, "her", "certain")["non_asserted"]
+    assert not parser.pair("She seemed to be quite certain of it.", "She", "certain")["non_asserted"]
+
+
+def test_what_more_than_exceeds_is_a_comparison(parser):
+    assert parser.pair("He spoke with more than common certainty.", "certainty", "common")["than_follows"]
+    assert not parser.pair("He spoke with common certainty.", "certainty", "common")["than_follows"]
+
+
+def test_great_in_a_great_many_is_a_quantifier(parser):
+    frame = parser.frame("I look forward to a great many gay, happy hours.")
+    assert "great" not in set(frame.attr_text) and "gay" in set(frame.attr_text)
+    assert "great" in set(parser.frame("I look forward to many great hours.").attr_text)
+
+
+def test_a_state_participle_right_after_its_noun_describes_it(parser):
+    text = "She had a sister married to a Mr. Phillips, and a brother settled in London."
+    assert parser.pair(text, "sister", "married")["relation"] == "amod"
+    assert parser.pair(text, "brother", "settled")["relation"] == "amod"
+    assert "revealed" not in set(parser.frame("It was the one thing revealed to her.").attr_text)  # an event
+
+
+def test_an_as_as_comparison_makes_a_participle_a_state(parser):
+    text = "He had seen the father and mother quite as composed as could be hoped."
+    assert parser.pair(text, "father", "composed")["relation"] == "oprd"
+    assert parser.pair(text, "mother", "composed")["relation"] == "oprd"
+
+
+def test_a_first_word_read_as_a_bare_verb_subject_is_an_adjective(parser):
+    assert parser.pair("Perfect happiness, even in memory, is not common.", "happiness", "Perfect")["relation"] == "amod"
+    assert "Open" not in set(parser.frame("Open the door, and come in.").attr_text)  # an imperative
