@@ -132,6 +132,8 @@ NEGATIVE_DETS = frozenset({"no", "neither"})
 NEGATORS = frozenset({"not", "n't", "never", "hardly", "scarcely"})
 """Words that deny the predicate they modify ("was not happy", "It was hardly right"); not "barely" ("barely
 visible" is visible)."""
+MINIMAL_SUPERLATIVES = frozenset({"slightest", "least", "smallest", "faintest", "remotest"})
+"""Superlatives that, under a negated verb, deny what their noun names ("never had the slightest suspicion")."""
 NEGATING_PHRASES = ("by no means", "in no way", "in no respect", "nowise", "not at all", "no longer")
 IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
@@ -141,6 +143,9 @@ IRREALIS_VERBS = frozenset({"wish", "hope", "try", "want", "attempt", "endeavour
                             "propose", "intend", "mean"})
 """Verbs whose complement clause is wanted or attempted, not asserted ("wished to be useful", "tried to
 look calm", "hope you are well")."""
+EXPECTING_VERBS = frozenset({"expect", "require", "ask", "beg", "entreat", "urge", "order"})
+"""Verbs whose object's "to" infinitive is expected or demanded of it, not asserted ("We must not expect a
+young man to be always so guarded"); "I expect you are tired" (a belief) stays asserted."""
 LEMMA_FIXES = {"hoped": "hope", "hoping": "hope"}
 """Word forms the small English pipeline lemmatises wrongly ("hoped" -> "hop")."""
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
@@ -182,6 +187,8 @@ selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
+VERBAL_GERUND_DEPS = CLAUSE_DEPS | {"nsubj", "dobj", "dative", "prt", "xcomp", "prep", "agent"}
+"""Dependents that make an -ing conjunct of an adjective a verb ("happy and singing a song")."""
 FINITE_VERB_TAGS = frozenset({"VBD", "VBZ", "VBP", "VB", "MD"})
 PARTICIPLE_BLOCKING_DEPS = CLAUSE_DEPS | {"nsubj", "nsubjpass", "dobj", "agent", "prt", "dative"}
 """Dependents that make a past form a clause's verb, not a prenominal participle the tagger misread."""
@@ -461,6 +468,9 @@ def is_adjectival_participle(tok: Token) -> bool:
             and _passive_subject(tok) is not None:
         return True  # coordinated with an adjective, a participle names a state: "is landlocked and hilly"
     head = tok.head
+    if tok.tag_ == "VBG" and tok.dep_ == "conj" and head.pos_ == "ADJ" and head.dep_ in ("acomp", "amod") \
+            and not any(c.dep_ in VERBAL_GERUND_DEPS for c in tok.children):
+        return True  # "so gentle and retiring", "pale and trembling": a conjunct of a predicate adjective
     if tok.tag_ != "VBN" or head.i == tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
         return False
     if tok.dep_ == "conj":
@@ -1018,8 +1028,20 @@ def is_negated(adj: Token, att: Attachment) -> bool:
     carriers = [adj] + ([doc[att.first]] if att.first >= 0 and att.first != adj.i else [])
     verbs = _verb_chain(att, doc)
     carriers += verbs + [c for v in verbs for c in v.children if c.dep_ in ("aux", "auxpass")]
+    if att.target >= 0 and att.base_relation not in ("amod", "appos") and _neither_nor(doc[att.target]):
+        return True  # "neither the carriage, nor the livery ... were familiar"
     return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
-               if c.dep_ in ("neg", "advmod")) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj)
+               if c.dep_ in ("neg", "advmod")) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj) \
+        or _minimal_under_negation(adj, att)
+
+
+def _minimal_under_negation(adj: Token, att: Attachment) -> bool:
+    """A superlative of the least degree before a noun whose verb is negated ("had never had the slightest
+    suspicion", "did not show the least concern"): it denies that there was any."""
+    if adj.lower_ not in MINIMAL_SUPERLATIVES or att.relation != "amod" or att.target < 0:
+        return False
+    verb = adj.doc[att.target].head
+    return verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in verb.children)
 
 
 def _neither_nor(tok: Token) -> bool:
@@ -1051,7 +1073,10 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     complement of "too" ("too great to be withstood": what does not follow; "tired enough to be very glad"
     often does, and "too young to own herself frightened" denies the owning, not the fright), the infinitive
     of a finite "be" ("we are to be thankful": ``_be_to``), or asked in a yes-no question ("are you
-    sure?"). Attributive pairs never are."""
+    sure?"), or an infinitive expected of an object (EXPECTING_VERBS), or the adjective has a conditional
+    complementiser of its own ("as if eager to escape"). Attributive pairs never are."""
+    if att.first >= 0 and any(c.dep_ == "mark" and c.lower_ in IRREALIS_MARKS for c in doc[att.first].children):
+        return True  # "hurrying off as if eager to escape", "if possible"
     chain = _verb_chain(att, doc)  # empty for attributive pairs (no governing verb)
     if not chain:
         return False
@@ -1070,6 +1095,9 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
         wanting.append(chain[0])  # an object predicate of a wish is wanted, not had: "wished it unsaid"
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
+    if chain[-1].dep_ in ("ccomp", "xcomp") and chain[-1].head.lemma_ in EXPECTING_VERBS \
+            and any(c.dep_ == "aux" and c.lower_ == "to" for c in chain[-1].children):
+        return True  # "expected him to be useful"
     return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
 
 
