@@ -450,10 +450,11 @@ def _misread_verb(tok: Token) -> bool:
 def is_adjectival_participle(tok: Token) -> bool:
     """A verb-tagged participle that names a state, outside the amod/acomp/oprd positions; never one with an
     agent ("was fixed by him" is an event) or an object: a participle right after a degree adverb ("quite
-    overcome", "most gratifying") or graded by "as ... as" ("as composed as could be hoped"), or a bare past participle (no auxiliary or complementiser of its own)
-    that is an xcomp of a verb not in EVENT_HEADS ("seemed impelled", "sat undisturbed"), the predicate of
-    a small clause whose subject follows such a verb ("found herself obliged"), or a later conjunct of an
-    adjective ("friendless or forgotten")."""
+    overcome", "most gratifying") or graded by "as ... as" ("as composed as could be hoped"), an -ing
+    conjunct of an adjective with nothing of a verb's own ("so gentle and retiring"), or a bare past
+    participle (no auxiliary or complementiser of its own) that is an xcomp of a verb not in EVENT_HEADS
+    ("seemed impelled", "sat undisturbed"), the predicate of a small clause whose subject follows such a verb
+    ("found herself obliged"), or a later conjunct of an adjective ("friendless or forgotten")."""
     if tok.pos_ != "VERB" or tok.tag_ not in ("VBN", "VBG") or any(c.dep_ in ("agent", "dobj") for c in tok.children):
         return False
     before = tok.doc[tok.i - 1] if tok.i > 0 else None
@@ -485,8 +486,9 @@ def is_adjectival_participle(tok: Token) -> bool:
 
 def _set_off_state(tok: Token) -> Token | None:
     """What a state participle right after its noun describes ("a brother settled in London": ``acl``), or one
-    set off by a comma: the noun right before the comma ("Miss Bingley, seated near him, was watching") or the subject of the clause it follows ("Lydia stood
-    her ground, determined to hear all": a supplementive ``advcl``). Only word forms the attribute lexicon
+    set off by a comma: the noun right before the comma ("Miss Bingley, seated near him, was watching") or
+    the subject of the clause it follows ("Lydia stood her ground, determined to hear all": a supplementive
+    ``advcl``). Only word forms the attribute lexicon
     holds (states and emotions: "determined", "pleased", "tired"), so that events ("The ship, built in
     1850") stay out; never with an object, an agent or an auxiliary of its own. None for other tokens."""
     if tok.tag_ not in ("VBN", "VBD") or tok.pos_ != "VERB" or tok.lower_ not in load_lexicon():
@@ -705,7 +707,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj)
-    if described is not None:  # "whose pale and jaded looks": the tagger read "jaded" as a verb
+    if described is not None:  # "whose pale and jaded looks", "Perfect happiness": the tagger read a verb
         return Attachment(described.i, "amod", "amod", -1, adj.i)
     absolute = _absolute_with(adj)
     if absolute is not None:  # "with his eyes fixed": an object predicate of "with"
@@ -795,7 +797,7 @@ def _result_infinitive(adj: Token) -> Attachment | None:
     purpose ("dressed so as to be admired")."""
     be = adj.head
     if adj.dep_ != "acomp" or be is adj or be.lemma_ != "be" or be.head is be \
-            or not any(c.dep_ == "aux" and c.lower_ == "to" for c in be.children):
+            or _infinitive_to(be) is None:
         return None
     mark = next((c for c in be.children if c.dep_ == "mark" and c.lower_ == "as"), None)
     if mark is None:
@@ -1030,9 +1032,13 @@ def is_negated(adj: Token, att: Attachment) -> bool:
     carriers += verbs + [c for v in verbs for c in v.children if c.dep_ in ("aux", "auxpass")]
     if att.target >= 0 and att.base_relation not in ("amod", "appos") and _neither_nor(doc[att.target]):
         return True  # "neither the carriage, nor the livery ... were familiar"
-    return any(c.dep_ == "neg" or c.lower_ in NEGATORS for t in carriers for c in t.children
-               if c.dep_ in ("neg", "advmod")) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj) \
+    return any(map(_has_negator, carriers)) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj) \
         or _minimal_under_negation(adj, att)
+
+
+def _has_negator(tok: Token) -> bool:
+    """A negator (NEGATORS, or any "neg" dependent) among the children of ``tok``."""
+    return any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in tok.children if c.dep_ in ("neg", "advmod"))
 
 
 def _minimal_under_negation(adj: Token, att: Attachment) -> bool:
@@ -1041,7 +1047,7 @@ def _minimal_under_negation(adj: Token, att: Attachment) -> bool:
     if adj.lower_ not in MINIMAL_SUPERLATIVES or att.relation != "amod" or att.target < 0:
         return False
     verb = adj.doc[att.target].head
-    return verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in verb.children)
+    return verb.pos_ in ("VERB", "AUX") and _has_negator(verb)
 
 
 def _neither_nor(tok: Token) -> bool:
@@ -1096,7 +1102,7 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     if any(LEMMA_FIXES.get(v.lower_, v.lemma_.lower()) in IRREALIS_VERBS for v in wanting):
         return True
     if chain[-1].dep_ in ("ccomp", "xcomp") and chain[-1].head.lemma_ in EXPECTING_VERBS \
-            and any(c.dep_ == "aux" and c.lower_ == "to" for c in chain[-1].children):
+            and _infinitive_to(chain[-1]) is not None:
         return True  # "expected him to be useful"
     return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
 
@@ -1107,7 +1113,7 @@ def _be_to(verb: Token) -> bool:
     "it" ("new as it was to imagine herself capable": an extraposed subject) nor after a phrase ("she was in
     a state of mind to be glad")."""
     be = verb.head
-    to = next((c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+    to = _infinitive_to(verb)
     if verb.dep_ != "xcomp" or be is verb or be.lemma_ != "be" or be.tag_ not in FINITE_VERB_TAGS or to is None:
         return False
     if to.i < be.i or not all(t.pos_ in ("ADV", "PART") for t in verb.doc[be.i + 1:to.i]):
@@ -1119,9 +1125,12 @@ def _be_to(verb: Token) -> bool:
 def _for_to(verb: Token) -> bool:
     """A "for ... to" infinitive ("it was difficult for her to be quite certain", "too late for him to be
     useful"): a proposition put forward, not asserted."""
-    children = list(verb.children)
-    return any(c.dep_ == "mark" and c.lower_ == "for" for c in children) \
-        and any(c.dep_ == "aux" and c.lower_ == "to" for c in children)
+    return _infinitive_to(verb) is not None and any(c.dep_ == "mark" and c.lower_ == "for" for c in verb.children)
+
+
+def _infinitive_to(verb: Token) -> Token | None:
+    """The "to" of an infinitive verb ("to be"), None for a verb with none."""
+    return next((c for c in verb.children if c.dep_ == "aux" and c.lower_ == "to"), None)
 
 
 def _too_head(tok: Token) -> bool:
