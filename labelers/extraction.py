@@ -236,8 +236,8 @@ def mention_kind(tok: Token) -> str | None:
             return None
         if is_proper_adjective(tok):
             return None
-        if tok.lower_ in load_coref_tables()[1]:  # a bare title ("Sir", "Mrs.") heading nothing
-            return None
+        if tok.lower_ in load_coref_tables()[1] and not any(c.dep_ == "amod" for c in tok.children):
+            return None  # a bare title ("Sir", "Mrs.") heading nothing; not an addressee ("dear Madam")
         return "name"
     if tok.pos_ == "PRON" and tok.tag_ != "PRP$" and tok.lower_ in PERSONAL_PRONOUNS:
         return "pron"
@@ -703,7 +703,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
         or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj) \
-        or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj)
+        or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj)
@@ -823,14 +823,27 @@ def _graded_before_article(adj: Token) -> Attachment | None:
     if adj.i + 2 >= len(doc) or doc[adj.i + 1].lower_ not in ("a", "an") \
             or not (adj.pos_ == "ADJ" or _graded_adverb(adj)):
         return None
-    if not any(c.dep_ == "advmod" and c.lower_ in GRADERS and c.i == adj.i - 1
-               for c in adj.children):
+    if not any(c.dep_ in ("advmod", "mark") and c.lower_ in GRADERS and c.i == adj.i - 1
+               for c in adj.children):  # "as complete a delusion as any": the first "as" parsed a mark
         return None
     noun = doc[adj.i + 1].head
     if noun.pos_ not in ("NOUN", "PROPN") or noun.i <= adj.i + 1 or noun.i > adj.i + 4 \
             or any(t.pos_ in ("VERB", "AUX", "PUNCT") for t in doc[adj.i + 2:noun.i]):
         return None
     return Attachment(_noun_head(noun).i, "amod", "amod", -1, adj.i)
+
+
+def _exclamative(adj: Token) -> Attachment | None:
+    """"how unfeeling had been her conduct!": a predicate fronted by "how" before an inverted "be", whose
+    subject the parser reads as an attr after it; predicative of that noun. None for other adjectives."""
+    verb = adj.head
+    if adj.dep_ != "acomp" or verb.lemma_ != "be" or verb.i < adj.i or find_subject(verb) is not None:
+        return None
+    if not any(c.dep_ == "advmod" and c.lower_ == "how" and c.i == adj.i - 1 for c in adj.children):
+        return None
+    subj = next((c for c in verb.children if c.dep_ == "attr" and c.i > verb.i
+                 and c.pos_ in ("NOUN", "PROPN", "PRON")), None)
+    return None if subj is None else Attachment(_noun_head(subj).i, "predicative", "predicative", verb.i, adj.i)
 
 
 def _graded_adverb(tok: Token) -> bool:
@@ -1090,6 +1103,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
         return True  # "too great to be withstood"; not "too young to own herself frightened" (she was)
     if any(_be_to(verb) or _for_to(verb) for verb in chain):
         return True  # "we are to be thankful", "difficult for her to be certain": due, arranged or supposed
+    if _obliged_action(chain[0]):
+        return True  # "I must set her right": what is to be done, not what is
     for verb in chain:
         for c in verb.children:
             if c.dep_ in ("aux", "auxpass") and c.lower_ in IRREALIS_MODALS:
@@ -1105,6 +1120,16 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
             and _infinitive_to(chain[-1]) is not None:
         return True  # "expected him to be useful"
     return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
+
+
+def _obliged_action(verb: Token) -> bool:
+    """A verb other than "be" under "must" without a perfect "have" ("I must set her right", "you must keep
+    him quiet"): an obligation. "must be" ("you must be tired") and "must have found" are inferences, which
+    assert."""
+    auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
+    if not auxes and verb.dep_ == "conj" and not _has_subject(verb):  # "must run after her and set her right"
+        auxes = {c.lower_ for c in verb.head.children if c.dep_ == "aux"}
+    return verb.lemma_ != "be" and "must" in auxes and not auxes & {"have", "'ve"}
 
 
 def _be_to(verb: Token) -> bool:
@@ -1179,8 +1204,8 @@ def _subjunctive_were(verb: Token) -> bool:
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
-    (``_not_one``), it is the object of "without" directly or through "of" ("without a kind word", "without
-    the considerations of decent civility"), or it has "any" under a negated verb ("did not know any better
+    (``_not_one``), it is the object of "without" directly, through "of" or as a later conjunct ("without a kind
+    word", "without the considerations of decent civility", "without feelings of delight or vexation"), or it has "any" under a negated verb ("did not know any better
     qualifications")."""
     if att.target < 0:
         return False
@@ -1188,6 +1213,8 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
     dets = {c.lower_ for c in noun.children if c.dep_ == "det"}
     if dets & NEGATIVE_DETS or _not_one(noun):
         return True
+    while noun.dep_ == "conj" and noun.head is not noun:  # "without feelings of delight or vexation"
+        noun = noun.head
     prep = noun.head if noun.dep_ == "pobj" else None
     if prep is not None and prep.lower_ == "of" and prep.head.dep_ == "pobj":
         prep = prep.head.head
@@ -1212,7 +1239,7 @@ def than_follows(adj: Token) -> bool:
     """A "than" comparison of the adjective, or of a coordination that shares one "more" / "less" ("more
     heavy, restless, and uncomfortable than before"; not "young, pretty and taller than her sister"), or
     the adjective is what is exceeded ("with more than common certainty": uncommon, a comparison too)."""
-    if _than_after(adj) or _than_before(adj):
+    if _than_after(adj) or _than_before(adj) or _than_later(adj):
         return True
     first = adj
     while first.dep_ == "conj" and first.head.pos_ == "ADJ" and first.head is not first:
@@ -1241,6 +1268,22 @@ def _than_after(adj: Token) -> bool:
             return True
         if t.is_punct or t.is_sent_start:
             break
+    return False
+
+
+def _than_later(adj: Token) -> bool:
+    """A comparative ("more warm", "less galling", "warmer") whose "than" comes later in its sentence, past a
+    phrase or a speech tag the parser hangs it on ("more warm on the subject than Mr. Yates", "more galling
+    to the spirit of a man," continued John, "than to see"): the first "than" after it, with no other
+    comparative between (which would claim it) and not "rather than"."""
+    graded = adj.tag_ == "JJR" or any(c.dep_ == "advmod" and c.lower_ in ("more", "less") for c in adj.children)
+    if not graded:
+        return False
+    for t in adj.doc[adj.i + 1:adj.sent.end]:
+        if t.lower_ == "than":
+            return t.doc[t.i - 1].lower_ != "rather"
+        if t.tag_ in ("JJR", "RBR"):
+            return False
     return False
 
 

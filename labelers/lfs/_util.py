@@ -112,16 +112,17 @@ def fixed_phrase(x, phrases) -> bool:
     return text(x.ent_lemma).lower() in nouns and text(x.relation) == "amod"
 
 
-PROXIMITY = frozenset({"close", "near"})
-"""Relational adjectives that relate to something only with a complement ("close to", "near the door");
-before a noun they name a property ("a close margin", "a near relation"), unlike "a different title"."""
+COMPLEMENT_ONLY = frozenset({"close", "near", "superior", "inferior"})
+"""Relational adjectives that relate to something only with a complement ("close to", "near the door",
+"superior to"); before a noun they name a property ("a close margin", "a near relation", "a superior
+performer"), unlike "a different title"."""
 
 
 BLOCK = MappingProxyType({
     "determiners": lemmas_of_type("determiner"),
     "ambiguous": AMBIGUOUS_DETERMINERS,
     "relational": lemmas_of_type("relational"),
-    "comparative": lemmas_of_type("relational") - PROXIMITY,
+    "comparative": lemmas_of_type("relational") - COMPLEMENT_ONLY,
     "weather": lemmas_of_type(*WEATHER_TYPES) | {"fine", "dark", "light", "bright", "dusk"},
     "phrases": FIXED_PHRASES,
 })
@@ -142,7 +143,7 @@ def blocked(x, block) -> bool:
     """True when the pair cannot be an asserted property whatever its structure: negated or not asserted,
     across a quotation mark, "than" comparison, inside a name or an adverbial idiom ("in short"), expletive
     it, determiner-like (an ordinal, quantity "little"), relational with a preposition or (but for
-    PROXIMITY) before its noun, a fixed phrase, weather it. Every BOUND-voting LF abstains on such pairs, so
+    COMPLEMENT_ONLY) before its noun, a fixed phrase, weather it. Every BOUND-voting LF abstains on such pairs, so
     that none contradicts the NOT_BOUND LF stating the same rule (the label models read each such clash as
     that rule's error). Reads only GUARD_COLUMNS."""
     if (flag(x.negated) or flag(x.non_asserted) or flag(x.neg_det) or flag(x.than_follows) or flag(x.in_name)

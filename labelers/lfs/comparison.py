@@ -20,7 +20,7 @@ def lf_relational_prep(x, relational):
 @labeling_function(resources=dict(comparative=BLOCK["comparative"]))
 def lf_relational_attributive(x, comparative):
     """A relational adjective before its noun compares it with something: "of equal size", "a different
-    title", "the previous day" -> NOT_BOUND (not "a close margin", "a near relation": see PROXIMITY)."""
+    title", "the previous day" -> NOT_BOUND (not "a close margin", "a near relation": see COMPLEMENT_ONLY)."""
     ok = text(x.attr_lemma) in comparative and flag(x.attr_before) and text(x.relation) in ("amod", "conj")
     return NOT_BOUND if ok else ABSTAIN
 

@@ -724,3 +724,37 @@ def test_an_ing_conjunct_of_a_predicate_adjective_is_an_adjective(parser):
     text = "She was always so gentle and retiring that nobody knew her."
     assert parser.pair(text, "She", "retiring")["relation"] == "conj"
     assert "singing" not in set(parser.frame("She was happy and singing a song.").attr_text)
+
+
+def test_as_graded_before_the_article_is_attributive_though_parsed_a_mark(parser):
+    row = parser.pair("It had been an error, as complete a mistake as any of his.", "mistake", "complete")
+    assert row["relation"] == "amod"
+
+
+def test_a_comparative_takes_a_than_later_in_its_sentence(parser):
+    assert parser.pair("The girls were more eager about the ball than their brother.", "girls", "eager").than_follows
+    text = '"Can anything be more painful to a father," said he, "than to see his son idle?"'
+    assert parser.pair(text, "anything", "painful").than_follows
+    assert not parser.pair("She was more cheerful; he looked older than ever.", "She", "cheerful").than_follows
+    assert not parser.pair("He grew more anxious, and went out rather than wait.", "He", "anxious").than_follows
+
+
+def test_an_action_under_must_is_an_obligation(parser):
+    assert parser.pair("I must go to her at once and set her right.", "her", "right")["non_asserted"]
+    assert parser.pair("You must keep him quiet.", "him", "quiet")["non_asserted"]
+    assert not parser.pair("You must be very tired.", "You", "tired")["non_asserted"]  # an inference
+    assert not parser.pair("She must have found him dull.", "him", "dull")["non_asserted"]
+
+
+def test_an_addressed_title_with_an_adjective_is_a_mention(parser):
+    assert parser.pair("I remain, dear Madam, your friend.", "Madam", "dear")["relation"] == "amod"
+
+
+def test_how_fronts_a_predicate_before_an_inverted_be(parser):
+    row = parser.pair("How unkind, how unfeeling had been his letter!", "letter", "unfeeling")
+    assert row["relation"] == "predicative"
+
+
+def test_without_denies_a_later_conjunct_through_of(parser):
+    text = "She spoke without feelings of great pride or silly vanity."
+    assert parser.pair(text, "pride", "great")["neg_det"] and parser.pair(text, "vanity", "silly")["neg_det"]

@@ -31,6 +31,7 @@ def test_relational_attributive(parser):
         ("The tall man was here.", "man", "tall", ABSTAIN),
         ("He won by a close margin.", "margin", "close", ABSTAIN),  # proximity before a noun: a property
         ("They went to the house of a near relation.", "relation", "near", ABSTAIN),
+        ("Everyone knew that she was a superior singer.", "singer", "superior", ABSTAIN),  # high quality
     ])
     check_votes(parser, comparison.lf_relational_prep, [
         ("The house was close to the church.", "house", "close", NOT_BOUND),  # with its complement: relational
