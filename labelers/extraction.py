@@ -146,8 +146,9 @@ look calm", "hope you are well")."""
 EXPECTING_VERBS = frozenset({"expect", "require", "ask", "beg", "entreat", "urge", "order"})
 """Verbs whose object's "to" infinitive is expected or demanded of it, not asserted ("We must not expect a
 young man to be always so guarded"); "I expect you are tired" (a belief) stays asserted."""
-LEMMA_FIXES = {"hoped": "hope", "hoping": "hope"}
-"""Word forms the small English pipeline lemmatises wrongly ("hoped" -> "hop")."""
+LEMMA_FIXES = {"hoped": "hope", "hoping": "hope", "farther": "further"}
+"""Word forms the small English pipeline lemmatises wrongly ("hoped" -> "hop"; "any farther allusion" is
+"further", determiner-like, not "far")."""
 RELATIVE_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 PREDICATE_DEPS = frozenset({"acomp", "attr", "oprd", "xcomp", "ccomp", "advcl"})
@@ -275,7 +276,7 @@ def is_proper_adjective(tok: Token) -> bool:
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
-            or _quantifier_part(tok):
+            or _quantifier_part(tok) or _kin_title(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
@@ -290,6 +291,13 @@ def is_attribute(tok: Token) -> bool:
             or _misread_initial_adjective(tok) is not None:
         return True
     return _is_name_adjective(tok) or _predicate_well(tok) or _graded_adverb(tok) or _misread_conjunct(tok)
+
+
+def _kin_title(tok: Token) -> bool:
+    """A person noun the tagger read as an adjective before a name ("her aunt Norris", "cousin Edmund"):
+    a title, no property (not a word of the attribute lexicon: "her favourite Harriet")."""
+    return tok.dep_ == "compound" and tok.head.pos_ == "PROPN" and tok.head.i > tok.i \
+        and tok.lower_ in load_coref_tables()[0] and tok.lower_ not in load_lexicon()
 
 
 def _quantifier_part(tok: Token) -> bool:
@@ -570,7 +578,7 @@ def attribute_lemma(tok: Token) -> str:
     """An adjective's lemma (lower case); a participle keeps its word form ('seated', 'tarred')."""
     if tok.pos_ in ("VERB", "AUX", "PROPN"):
         return tok.lower_
-    return tok.lemma_.lower()
+    return LEMMA_FIXES.get(tok.lower_, tok.lemma_.lower())
 
 
 def _passive_subject(tok: Token) -> Token | None:
@@ -722,7 +730,7 @@ def _direct_attachment(adj: Token) -> Attachment:
             return Attachment(_noun_head(described).i, relation, relation, -1, adj.i)
         return Attachment(_noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head is not adj and not _possessor_between(adj, head) \
-            and (head.pos_ in ("NOUN", "PROPN", "PRON") or _pronoun_noun_phrase(head)):
+            and not _dash_between(adj, head) and (head.pos_ in ("NOUN", "PROPN", "PRON") or _pronoun_noun_phrase(head)):
         target = _noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
         if adj.i > head.i and _comma_between(head, adj):
@@ -746,6 +754,13 @@ def _direct_attachment(adj: Token) -> Attachment:
     return Attachment(-1, "none", "none", -1, adj.i)
 
 
+def _dash_between(adj: Token, noun: Token) -> bool:
+    """A dash between an adjective and the later noun the parser hangs it on ("I never was very
+    handsome--worse luck for me"): a break in the sentence, never one noun phrase."""
+    return adj.i < noun.i and any(set(t.text) <= DASH_CHARS and t.text != "-"  # not a hyphen ("dark-haired")
+                                  for t in adj.doc[adj.i + 1:noun.i] if t.is_punct)
+
+
 def _possessor_between(adj: Token, noun: Token) -> bool:
     """A possessor of ``noun`` stands between it and an adjective before it ("poor Martin's cause", "Mary's
     removed all Lady Russell's difficulties"): the adjective describes the possessor or is no adjective,
@@ -765,12 +780,20 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
         obj = None  # the predicate itself, read as an object ("sat motionless")
     if obj is not None and obj.i > adj.i and _comma_between(adj, obj):
         obj = None  # "The ship lay becalmed, her sails hanging limp": an absolute clause, not an object
-    if obj is not None and verb.lemma_ not in COPULA and dep in ("oprd", "xcomp", "ccomp", "acomp"):
+    if obj is not None and verb.lemma_ not in COPULA and (dep in ("oprd", "xcomp", "ccomp", "acomp")
+                                                          or _object_predicate_read_as_clause(adj, verb, obj, dep)):
         return _object_predicate(adj, verb, obj)
     if dep == "ccomp":
         return Attachment(-1, "none", "none", verb.i, adj.i)
     linking = _linking_chain(verb).lemma_ in LINKING_VERBS
     return _subject_attachment(adj, verb, "predicative" if linking else "depictive")
+
+
+def _object_predicate_read_as_clause(adj: Token, verb: Token, obj: Token, dep: str) -> bool:
+    """"found him as agreeable as any body": after a verb that takes an object predicate, an adjective right
+    after the object (adverbs between) that the parser hung on the verb as an adverbial clause."""
+    return dep == "advcl" and verb.lemma_ in OBJECT_PREDICATE_VERBS and obj.i < adj.i \
+        and all(t.pos_ == "ADV" for t in adj.doc[obj.i + 1:adj.i])
 
 
 def _as_predicate(adj: Token) -> Attachment | None:
@@ -1050,8 +1073,15 @@ def is_negated(adj: Token, att: Attachment) -> bool:
 
 
 def _has_negator(tok: Token) -> bool:
-    """A negator (NEGATORS, or any "neg" dependent) among the children of ``tok``."""
-    return any(c.dep_ == "neg" or c.lower_ in NEGATORS for c in tok.children if c.dep_ in ("neg", "advmod"))
+    """A negator (NEGATORS, or any "neg" dependent) among the children of ``tok``; not "not only" / "not
+    merely", which adds ("they are not only natural, they are virtuous")."""
+    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and not _not_only(c)
+               for c in tok.children if c.dep_ in ("neg", "advmod"))
+
+
+def _not_only(tok: Token) -> bool:
+    doc = tok.doc
+    return tok.lower_ in ("not", "n't") and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ in ("only", "merely")
 
 
 def _minimal_under_negation(adj: Token, att: Attachment) -> bool:
@@ -1390,6 +1420,10 @@ def is_expletive_it(tok: Token) -> bool:
         if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
+    if verb.pos_ == "ADJ" and verb.head.lemma_ in RESULT_VERBS and not _degree_complement(verb) and any(
+            c.dep_ in ("advcl", "xcomp", "ccomp") and c.i > verb.i and _extraposable(c)
+            for c in list(verb.head.children) + list(verb.children)):
+        return True  # "found it most natural to take her walk / to be sorry": on "found" or on the adjective
     return verb.lemma_ in ("seem", "appear", "happen") and any(c.dep_ == "ccomp" for c in verb.children)
 
 

@@ -758,3 +758,30 @@ def test_how_fronts_a_predicate_before_an_inverted_be(parser):
 def test_without_denies_a_later_conjunct_through_of(parser):
     text = "She spoke without feelings of great pride or silly vanity."
     assert parser.pair(text, "pride", "great")["neg_det"] and parser.pair(text, "vanity", "silly")["neg_det"]
+
+
+def test_not_only_adds_and_does_not_deny(parser):
+    assert not parser.pair("They are not only useful, they are beautiful.", "They", "useful")["negated"]
+    assert parser.pair("They are not useful.", "They", "useful")["negated"]
+
+
+def test_it_before_an_object_predicate_with_a_clause_after_is_expletive(parser):
+    assert parser.pair("She found it impossible to stay.", "it", "impossible")["expletive_it"]
+    assert parser.pair("She found it most natural to be sorry that he had gone.", "it", "natural")["expletive_it"]
+    assert not parser.pair("She found it heavy.", "it", "heavy")["expletive_it"]
+
+
+def test_a_person_noun_before_a_name_is_a_title_not_an_adjective(parser):
+    assert "aunt" not in set(parser.frame("She wrote to her aunt Norris, who was kind.").attr_text)
+
+
+def test_an_adjective_after_the_object_read_as_a_clause_is_an_object_predicate(parser):
+    assert parser.pair("Yet his sister found him as agreeable as anybody.", "him", "agreeable")["relation"] == "oprd"
+
+
+def test_a_dash_between_adjective_and_noun_breaks_the_phrase(parser):
+    assert parser.pair("I never was very handsome--worse luck for me.", "luck", "handsome")["relation"] == "none"
+
+
+def test_farther_before_a_noun_is_further(parser):
+    assert parser.pair("He avoided any farther allusion.", "allusion", "farther")["attr_lemma"] == "further"
