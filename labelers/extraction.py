@@ -1305,14 +1305,15 @@ def _than_later(adj: Token) -> bool:
     """A comparative ("more warm", "less galling", "warmer") whose "than" comes later in its sentence, past a
     phrase or a speech tag the parser hangs it on ("more warm on the subject than Mr. Yates", "more galling
     to the spirit of a man," continued John, "than to see"): the first "than" after it, with no other
-    comparative between (which would claim it) and not "rather than"."""
+    comparative between (which would claim it), no semicolon or colon between (another clause: "growing
+    more angry every moment; yet she ... said: ... in any other way, than as") and not "rather than"."""
     graded = adj.tag_ == "JJR" or any(c.dep_ == "advmod" and c.lower_ in ("more", "less") for c in adj.children)
     if not graded:
         return False
     for t in adj.doc[adj.i + 1:adj.sent.end]:
         if t.lower_ == "than":
             return t.doc[t.i - 1].lower_ != "rather"
-        if t.tag_ in ("JJR", "RBR"):
+        if t.tag_ in ("JJR", "RBR") or t.text in (";", ":"):
             return False
     return False
 

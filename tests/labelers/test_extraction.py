@@ -785,3 +785,8 @@ def test_a_dash_between_adjective_and_noun_breaks_the_phrase(parser):
 
 def test_farther_before_a_noun_is_further(parser):
     assert parser.pair("He avoided any farther allusion.", "allusion", "farther")["attr_lemma"] == "further"
+
+
+def test_a_later_than_past_a_semicolon_belongs_to_another_clause(parser):
+    text = "She felt herself growing more angry; yet she said it in no other way than as a jest."
+    assert not parser.pair(text, "herself", "angry").than_follows
