@@ -1080,6 +1080,7 @@ def _has_negator(tok: Token) -> bool:
 
 
 def _not_only(tok: Token) -> bool:
+    """"not" right before "only" / "merely"."""
     doc = tok.doc
     return tok.lower_ in ("not", "n't") and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ in ("only", "merely")
 
@@ -1234,9 +1235,9 @@ def _subjunctive_were(verb: Token) -> bool:
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
-    (``_not_one``), it is the object of "without" directly, through "of" or as a later conjunct ("without a kind
-    word", "without the considerations of decent civility", "without feelings of delight or vexation"), or it has "any" under a negated verb ("did not know any better
-    qualifications")."""
+    (``_not_one``), it is the object of "without" directly, through "of" or as a later conjunct ("without a
+    kind word", "without the considerations of decent civility", "without feelings of delight or
+    vexation"), or it has "any" under a negated verb ("did not know any better qualifications")."""
     if att.target < 0:
         return False
     noun = doc[att.target]
