@@ -342,15 +342,33 @@ def _mistagged_adjective(tok: Token) -> bool:
     """A word the tagger called a noun that English only ever uses as an adjective (WordNet lists the form
     as an adjective and never as a noun, verb or adverb), in an adjective's place: before a noun it
     modifies ("her doting mother", "the neighboring countries") or, with no determiner or modifier of a
-    noun's, after a linking or posture verb ("he was headstrong", "she sat motionless over it")."""
+    noun's, after a linking or posture verb ("he was headstrong", "she sat motionless over it"), or first of
+    comma-stacked adjectives (``_mistagged_stacked``)."""
     if tok.pos_ != "NOUN" or tok.lower_ not in load_adjective_forms():
         return False
+    if _mistagged_stacked(tok) is not None:
+        return True
     head = tok.head
     if tok.dep_ in ("amod", "compound"):
         return head.i > tok.i and head.pos_ in ("NOUN", "PROPN")
     return (tok.dep_ in MISTAGGED_PREDICATE_DEPS and head.i < tok.i and head.pos_ in ("VERB", "AUX")
             and head.lemma_ in PREDICATE_VERBS
             and not any(c.dep_ in ("det", "poss", "nummod", "compound", "amod") for c in tok.children))
+
+
+def _mistagged_stacked(tok: Token) -> Token | None:
+    """The noun of a run of comma-stacked adjectives whose first the tagger read as a noun with the real
+    noun as its conjunct or apposition ("a set of gentlemanlike, sensible men": gentlemanlike pobj, men its
+    conj): an adjective-only form (as in ``_mistagged_adjective``) with no determiner or modifier of its
+    own, a comma after it, and only adjectives of that noun between."""
+    if tok.pos_ != "NOUN" or tok.lower_ not in load_adjective_forms() or tok.i + 2 >= len(tok.doc) \
+            or tok.doc[tok.i + 1].text != "," or any(c.dep_ in ("det", "poss", "amod", "compound") for c in tok.children):
+        return None
+    noun = next((c for c in tok.children if c.dep_ in ("conj", "appos") and c.pos_ == "NOUN"), None)
+    if noun is None or noun.i <= tok.i + 2:
+        return None
+    between = tok.doc[tok.i + 2:noun.i]
+    return noun if all(t.pos_ == "ADJ" and t.dep_ in ("amod", "conj") or t.text == "," for t in between) else None
 
 
 def _negative_state(tok: Token) -> bool:
@@ -482,8 +500,8 @@ def is_adjectival_participle(tok: Token) -> bool:
         return True  # "so gentle and retiring", "pale and trembling": a conjunct of a predicate adjective
     if tok.tag_ != "VBN" or head.i == tok.i or any(c.dep_ in CLAUSE_DEPS for c in tok.children):
         return False
-    if tok.dep_ == "conj":
-        return head.pos_ == "ADJ" or _copula_predicate(tok) is not None
+    if tok.dep_ == "conj":  # "haughty, reserved, and fastidious", the first read as a noun but a complement
+        return head.pos_ == "ADJ" or head.dep_ == "acomp" or _copula_predicate(tok) is not None
     if head.pos_ not in ("VERB", "AUX") or head.lemma_ in EVENT_HEADS:
         return False
     if tok.dep_ == "xcomp":
@@ -714,7 +732,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj)
     if repaired is not None:
         return repaired
-    described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj)
+    described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj) or _mistagged_stacked(adj)
     if described is not None:  # "whose pale and jaded looks", "Perfect happiness": the tagger read a verb
         return Attachment(described.i, "amod", "amod", -1, adj.i)
     absolute = _absolute_with(adj)
@@ -1032,12 +1050,24 @@ def conjoined_targets(att: Attachment, doc: Doc) -> frozenset[int]:
     if att.target < 0 or att.base_relation not in SHARED_BY_CONJUNCTS:
         return frozenset()
     found, todo = set(), [doc[att.target]]
+    list_appos = _list_apposition(doc[att.target])
+    if list_appos is not None:  # "his father, Mr. Knightley, Mr. Cox, and Mr. Cole, were left very busy"
+        found.add(list_appos.i)
+        todo.append(list_appos)
     while todo and len(found) < 12:
         for c in todo.pop().children:
             if c.dep_ == "conj" and c.i not in found and mention_kind(c) is not None:
                 found.add(c.i)
                 todo.append(c)
     return frozenset(found)
+
+
+def _list_apposition(noun: Token) -> Token | None:
+    """The second item of a list the parser hung on the first as an apposition with the rest as its
+    conjuncts ("his father, Mr. Knightley, Mr. Cox, and Mr. Cole": Knightley appos of father, Cox and Cole
+    its conjuncts); an apposition with no conjunct ("his father, Mr. Weston") names the same one."""
+    return next((c for c in noun.children if c.dep_ == "appos" and mention_kind(c) is not None
+                 and any(g.dep_ == "conj" and mention_kind(g) is not None for g in c.children)), None)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1226,8 +1256,8 @@ def _subjunctive_were(verb: Token) -> bool:
     if verb.lower_ != "were" and not any(c.dep_ in ("auxpass", "aux") and c.lower_ == "were" for c in verb.children):
         return False
     subj = find_subject(verb)
-    if subj is None or any(c.dep_ == "conj" for c in subj.children):  # "Henry and Catherine were": plural
-        return False
+    if subj is None or any(c.dep_ == "conj" for c in subj.children) or _list_apposition(subj) is not None:
+        return False  # "Henry and Catherine were", "his father, Mr. Knightley, and Mr. Cole were": plural
     if subj.tag_ == "NN":
         return subj.i > verb.i or any(c.dep_ == "mark" for c in verb.children)
     return subj.lower_ in ("i", "he", "she", "it") or subj.tag_ == "NNP"
@@ -1324,8 +1354,9 @@ ADVERBIAL_IDIOMS = {
     "at": frozenset({"last", "least", "first", "best", "worst", "most", "large", "present"}),
     "of": frozenset({"old", "late", "course"}),
     "for": frozenset({"good", "certain", "sure", "long"}),
+    "as": frozenset({"usual"}),
 }
-"""Preposition -> the adjectives it forms an adverbial idiom with ("in short", "at last", "of old")."""
+"""Preposition -> the adjectives it forms an adverbial idiom with ("in short", "at last", "of old", "as usual")."""
 
 
 def adverbial_idiom(adj: Token) -> bool:

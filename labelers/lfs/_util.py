@@ -58,6 +58,10 @@ ABSTRACT_NOUN = re.compile(r".{3,}(ion|ity|ness|ment|ence|ance|ship|tude)")
 curiosity"), not a size ("a little room", "little Emma")."""
 
 
+QUALITY_NOUN = re.compile(r".{3,}(ness|ity|tude)")
+"""Suffixes of nouns naming a quality ("cheerfulness", "civility", "promptitude"), which "usual" describes."""
+
+
 def quantity_little(x) -> bool:
     """"little" as a quantity determiner: before a singular abstract noun (ABSTRACT_NOUN; "all the little
     variations" are small ones: a quantity takes no plural)."""
@@ -78,9 +82,12 @@ def modifies_a_noun(x) -> bool:
 def attributive_determiner(x, ambiguous: frozenset[str], dep: str) -> bool:
     """An adjective of ``ambiguous`` (AMBIGUOUS_DETERMINERS) before its noun, ``dep`` (its relation or its
     parser label) amod or conj ("a certain man", "recent increases"); not "certain" after a definite
-    determiner, where it means sure ("the certain signal of a visitor", "the certain advantage")."""
+    determiner, where it means sure ("the certain signal of a visitor", "the certain advantage"), nor "usual"
+    before a quality (QUALITY_NOUN: "his usual frankness" describes the frankness, "the usual time" no time)."""
     lemma = text(x.attr_lemma)
     if lemma not in ambiguous or dep not in ("amod", "conj") or not flag(x.attr_before):
+        return False
+    if lemma == "usual" and QUALITY_NOUN.fullmatch(text(x.ent_lemma).lower()) is not None:
         return False
     return not (lemma == "certain" and flag(x.ent_definite) and text(x.ent_kind) == "noun")  # a name is definite
 
@@ -100,6 +107,7 @@ FIXED_PHRASES = MappingProxyType({
     "long": frozenset({"while"}),
     "mean": frozenset({"time", "while"}),  # "in the mean time"
     "prime": frozenset({"minister"}),
+    "rear": frozenset({"admiral"}),  # a rank, as "prime minister" is a title
     "stumbling": frozenset({"block"}),
 })
 """Adjective lemma -> the nouns it forms a quantity or time idiom ("in good time": early), or a lexicalised

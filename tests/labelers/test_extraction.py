@@ -523,6 +523,7 @@ def test_a_past_participle_misread_as_a_verb_before_its_noun_is_attributive(pars
     ("There was no reason to believe him rich.", "rich", False),  # an object predicate read as an adverb
     ("He emerged victorious from a crowded field.", "victorious", False),  # no adverb in English
     ("She was ill.", "ill", False),
+    ("Her father composed himself to sleep after dinner, as usual.", "usual", True),
 ])
 def test_an_adjective_used_as_an_adverb_of_a_verb_is_flagged(parser, text, word, adverbial):
     from labelers.extraction import adverbial_idiom
@@ -790,3 +791,29 @@ def test_farther_before_a_noun_is_further(parser):
 def test_a_later_than_past_a_semicolon_belongs_to_another_clause(parser):
     text = "She felt herself growing more angry; yet she said it in no other way than as a jest."
     assert not parser.pair(text, "herself", "angry").than_follows
+
+
+def test_a_list_hung_on_an_apposition_shares_the_predicate_and_is_plural(parser):
+    text = "He said that his father, Mr. Knightley, Mr. Cox, and Mr. Cole, were left very busy over business."
+    for name in ("father", "Knightley", "Cox", "Cole"):
+        row = parser.pair(text, name, "busy")
+        assert row["relation"] != "none" and not row["non_asserted"], name
+    assert parser.pair("Till his father, Mr. Weston, were old, he waited.", "father", "old")["non_asserted"]
+
+
+def test_a_participle_conjoined_with_a_complement_is_an_adjective(parser):
+    text = "He was at the same time haughty, reserved, and fastidious, and his manners were not inviting."
+    assert parser.pair(text, "He", "reserved")["relation"] == "conj"
+    assert parser.pair(text, "He", "fastidious")["relation"] == "conj"
+
+
+def test_comma_stacked_adjectives_whose_first_was_read_as_a_noun(parser):
+    for text in ("As he had found them in general a set of gentlemanlike, sensible men; and spoke well of them.",
+                 "They were a set of gentlemanlike, sensible men."):  # men read as its conj, as its appos
+        assert parser.pair(text, "men", "gentlemanlike")["relation"] == "amod"
+        assert "gentlemanlike" not in set(parser.frame(text).ent_text)
+
+
+def test_stationed_and_located_are_states(parser):
+    assert parser.pair("He was stationed there several years.", "He", "stationed")["relation"] == "predicative"
+    assert parser.pair("The capital is located on the island.", "capital", "located")["relation"] == "predicative"

@@ -47,6 +47,7 @@ def test_fixed_phrase(parser):
         ("He stayed a little while.", "while", "little", NOT_BOUND),
         ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
+        ("He is a rear admiral of the white.", "admiral", "rear", NOT_BOUND),
         ("In the mean time, she went after dinner to show her ring.", "time", "mean", NOT_BOUND),
         ("While you were in the smallest degree wavering, I said nothing.", "degree", "smallest", NOT_BOUND),
         ("The sea, now at high water, was dancing in its glee.", "water", "high", NOT_BOUND),
@@ -86,6 +87,8 @@ def test_determiner_attributive(parser):
         ("All the little variations of the last week were gone through.", "variations", "little", ABSTAIN),
         ("Recent increases in taxes hurt trade.", "increases", "Recent", NOT_BOUND),  # temporal
         ("The change was recent.", "change", "recent", ABSTAIN),
+        ("She got up at her usual time.", "time", "usual", NOT_BOUND),
+        ("She met him with all her usual cheerfulness.", "cheerfulness", "usual", ABSTAIN),  # a quality
     ])
 
 
