@@ -647,11 +647,26 @@ def find_subject(verb: Token) -> Token | None:
         subj = _subject_on(verb, ("aux", "auxpass"))
         if subj is not None:
             return subj
+        if _clause_as_subject(verb):
+            return None
         if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb)) and verb.head is not verb:
             verb = verb.head
         else:
             return None
     return None
+
+
+def _clause_as_subject(verb: Token) -> bool:
+    """A verb the parser conjoined, with no "and" between, to a clause that opens with "that" or "whether"
+    (after punctuation or a conjunction at most): that clause is its subject ("That she is a gentleman's
+    daughter, is indubitable"), so the clause's own subject is not the verb's."""
+    head = verb.head
+    if verb.dep_ != "conj" or head is verb or any(c.dep_ == "cc" and head.i < c.i < verb.i for c in head.children):
+        return False
+    doc = verb.doc
+    return any(c.dep_ == "mark" and c.lower_ in ("that", "whether")
+               and all(t.is_punct or t.dep_ == "cc" for t in doc[head.left_edge.i:c.i])  # "--That", "And that"
+               for c in head.children)
 
 
 def _supplementive(verb: Token) -> bool:
@@ -1365,13 +1380,27 @@ def adverbial_idiom(adj: Token) -> bool:
     late years", "in general and ordinary cases"), or it is also an adverb and the parser makes it one of a
     verb that is no linking or posture verb, describing nothing ("thought ill of him", "had used her ill",
     "stopped short", "you had better go"; not "sat erect", "emerged victorious")."""
-    if _adverb_of_verb(adj):
+    if _adverb_of_verb(adj) or _to_be_sure(adj):
         return True
     doc = adj.doc
     if adj.i == 0 or adj.lower_ not in ADVERBIAL_IDIOMS.get(doc[adj.i - 1].lower_, ()):
         return False
     after = [t.pos_ for t in doc[adj.i + 1:adj.i + 3]]
     return not after or (after[0] not in ("NOUN", "PROPN", "ADJ", "NUM") and after[:2] != ["CCONJ", "ADJ"])
+
+
+def _to_be_sure(adj: Token) -> bool:
+    """The parenthetical "to be sure" (certainly; data/gold/README.md: an idiom): "sure" right after a "to
+    be" set off by punctuation or that no verb or adjective takes as its complement ("want to be sure", "glad
+    to be sure"), with no complement of its own after it ("to be sure of it", "to be sure that he came")."""
+    doc, i = adj.doc, adj.i
+    if adj.lower_ != "sure" or i < 2 or doc[i - 1].lower_ != "be" or doc[i - 2].lower_ != "to":
+        return False
+    be = doc[i - 1]
+    set_off = i < 3 or doc[i - 3].is_punct  # ", to be sure,": parenthetical, whatever the parser hangs it on
+    if (be.dep_ == "xcomp" and not set_off) or any(c.dep_ in SUBJECT_DEPS for c in be.children):
+        return False
+    return i + 1 >= len(doc) or doc[i + 1].lower_ not in ("of", "that", "about", "to", "whether", "enough")
 
 
 def _adverb_of_verb(adj: Token) -> bool:

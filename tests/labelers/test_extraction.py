@@ -817,3 +817,21 @@ def test_comma_stacked_adjectives_whose_first_was_read_as_a_noun(parser):
 def test_stationed_and_located_are_states(parser):
     assert parser.pair("He was stationed there several years.", "He", "stationed")["relation"] == "predicative"
     assert parser.pair("The capital is located on the island.", "capital", "located")["relation"] == "predicative"
+
+
+def test_a_that_clause_before_a_conjoined_verb_is_its_subject(parser):
+    text = "That she is a gentleman's daughter, is indubitable to me."
+    assert parser.pair(text, "she", "indubitable")["relation"] == "none"
+    assert parser.pair("She was tired, and was glad to rest.", "She", "glad")["relation"] == "predicative"
+
+
+@pytest.mark.parametrize("text, idiom", [
+    ("It was a cold morning, to be sure, and they left.", True),
+    ("To be sure, she was tired.", True),
+    ("I wanted to be sure of it.", False),
+    ("You ought to be sure.", False),
+])
+def test_to_be_sure_set_off_is_an_idiom(parser, text, idiom):
+    from labelers.extraction import adverbial_idiom
+    doc = parser.doc(text)
+    assert adverbial_idiom(next(t for t in doc if t.text == "sure")) == idiom
