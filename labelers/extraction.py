@@ -146,6 +146,11 @@ look calm", "hope you are well")."""
 EXPECTING_VERBS = frozenset({"expect", "require", "ask", "beg", "entreat", "urge", "order"})
 """Verbs whose object's "to" infinitive is expected or demanded of it, not asserted ("We must not expect a
 young man to be always so guarded"); "I expect you are tired" (a belief) stays asserted."""
+INDUCED_PARTICIPLES = frozenset({"persuaded", "induced", "prevailed"})
+"""Participles of inducing (``_induced``)."""
+NEG_RAISING_VERBS = frozenset({"think", "believe", "suppose", "imagine", "appear", "seem", "fancy"})
+"""Verbs whose negation denies their that-clause ("It does not appear that my hand is unworthy", "I do not
+think he is rich"); not "know" ("I did not know that she was ill" asserts it)."""
 LEMMA_FIXES = {"hoped": "hope", "hoping": "hope", "farther": "further"}
 """Word forms the small English pipeline lemmatises wrongly ("hoped" -> "hop"; "any farther allusion" is
 "further", determiner-like, not "far")."""
@@ -276,7 +281,7 @@ def is_proper_adjective(tok: Token) -> bool:
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
-            or _quantifier_part(tok) or _kin_title(tok):
+            or _quantifier_part(tok) or _kin_title(tok) or _induced(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
@@ -291,6 +296,14 @@ def is_attribute(tok: Token) -> bool:
             or _misread_initial_adjective(tok) is not None:
         return True
     return _is_name_adjective(tok) or _predicate_well(tok) or _graded_adverb(tok) or _misread_conjunct(tok)
+
+
+def _induced(tok: Token) -> bool:
+    """"was persuaded by Elinor to stay", "was persuaded to think it possible": a passive of inducing with an
+    agent or an infinitive is the event of being talked into something; "I am persuaded that he is right"
+    (convinced) stays a state."""
+    return tok.tag_ == "VBN" and tok.lower_ in INDUCED_PARTICIPLES and any(
+        c.dep_ == "agent" or (c.dep_ == "xcomp" and _infinitive_to(c) is not None) for c in tok.children)
 
 
 def _kin_title(tok: Token) -> bool:
@@ -816,10 +829,20 @@ def _verb_predicate(adj: Token, verb: Token, dep: str) -> Attachment:
     if obj is not None and verb.lemma_ not in COPULA and (dep in ("oprd", "xcomp", "ccomp", "acomp")
                                                           or _object_predicate_read_as_clause(adj, verb, obj, dep)):
         return _object_predicate(adj, verb, obj)
+    shared = _earlier_small_clause_subject(adj, verb) if obj is None and dep == "oprd" else None
+    if shared is not None:  # "considered her so totally unamiable, so absolutely incapable of ..."
+        return Attachment(shared.i, "oprd", "oprd", verb.i, adj.i)
     if dep == "ccomp":
         return Attachment(-1, "none", "none", verb.i, adj.i)
     linking = _linking_chain(verb).lemma_ in LINKING_VERBS
     return _subject_attachment(adj, verb, "predicative" if linking else "depictive")
+
+
+def _earlier_small_clause_subject(adj: Token, verb: Token) -> Token | None:
+    """The subject of an earlier object predicate of ``verb`` that has its own ("considered her so unamiable,
+    so incapable": the parser gives "her" to the first only), which a later one with none shares."""
+    return next((subj for c in verb.children if c.dep_ in ("oprd", "ccomp") and c.pos_ == "ADJ" and c.i < adj.i
+                 for subj in c.children if subj.dep_ in SUBJECT_DEPS), None)
 
 
 def _object_predicate_read_as_clause(adj: Token, verb: Token, obj: Token, dep: str) -> bool:
@@ -1113,15 +1136,34 @@ def is_negated(adj: Token, att: Attachment) -> bool:
     carriers += verbs + [c for v in verbs for c in v.children if c.dep_ in ("aux", "auxpass")]
     if att.target >= 0 and att.base_relation not in ("amod", "appos") and _neither_nor(doc[att.target]):
         return True  # "neither the carriage, nor the livery ... were familiar"
-    return any(map(_has_negator, carriers)) or any(map(_neither_nor, carriers)) or _negating_phrase_before(adj) \
-        or _minimal_under_negation(adj, att)
+    if verbs and _denied_belief(verbs[-1]):
+        return True  # "It does not appear to me that my hand is unworthy"
+    return any(_has_negator(c, adj) for c in carriers) or any(map(_neither_nor, carriers)) \
+        or _negating_phrase_before(adj) or _minimal_under_negation(adj, att)
 
 
-def _has_negator(tok: Token) -> bool:
+def _denied_belief(verb: Token) -> bool:
+    """``verb`` heads the clause right after a negated verb of NEG_RAISING_VERBS ("I do not think he is
+    conceited", "it did not appear to me that she was superior"): the negator before that verb, the clause
+    starting within four words after it."""
+    head = verb.head
+    if verb.dep_ != "ccomp" or head is verb or head.lemma_ not in NEG_RAISING_VERBS or not head.i < verb.left_edge.i <= head.i + 4:
+        return False
+    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and c.i < head.i for c in head.children)
+
+
+def _has_negator(tok: Token, adj: Token | None = None) -> bool:
     """A negator (NEGATORS, or any "neg" dependent) among the children of ``tok``; not "not only" / "not
-    merely", which adds ("they are not only natural, they are virtuous")."""
-    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and not _not_only(c)
+    merely", which adds ("they are not only natural, they are virtuous"), nor one after ``adj`` past a "but"
+    or a dash, which denies something else ("You are very obliging to say such things--but certainly not")."""
+    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and not _not_only(c) and not _denies_later(c, adj)
                for c in tok.children if c.dep_ in ("neg", "advmod"))
+
+
+def _denies_later(negator: Token, adj: Token | None) -> bool:
+    """``negator`` comes after ``adj`` with a "but" or a dash between them."""
+    return adj is not None and negator.i > adj.i and any(
+        t.lower_ == "but" or (t.is_punct and set(t.text) <= DASH_CHARS) for t in negator.doc[adj.i + 1:negator.i])
 
 
 def _not_only(tok: Token) -> bool:
@@ -1187,6 +1229,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
                 return True
             if c.dep_ == "mark" and c.lower_ in IRREALIS_MARKS:
                 return True
+            if c.dep_ in SUBJECT_DEPS and any(g.dep_ == "mark" and g.lower_ in IRREALIS_MARKS for g in c.children):
+                return True  # "whether the more lively character were most likely": the mark hung on the subject
     wanting = chain[1:] + ([chain[-1].head] if chain[-1].dep_ == "ccomp" else [])  # "hoped (that) she was"
     if att.base_relation == "oprd":
         wanting.append(chain[0])  # an object predicate of a wish is wanted, not had: "wished it unsaid"
@@ -1280,9 +1324,9 @@ def _subjunctive_were(verb: Token) -> bool:
 
 def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
-    (``_not_one``), it is the object of "without" directly, through "of" or as a later conjunct ("without a
-    kind word", "without the considerations of decent civility", "without feelings of delight or
-    vexation"), or it has "any" under a negated verb ("did not know any better qualifications")."""
+    (``_not_one``), it is the object of "without" directly, through "of", as a later conjunct or as the
+    object of its gerund ("without a kind word", "without the considerations of decent civility", "without
+    feelings of delight or vexation", "without having seen one amiable youth"), or it has "any" under a negated verb ("did not know any better qualifications")."""
     if att.target < 0:
         return False
     noun = doc[att.target]
@@ -1296,6 +1340,8 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
         prep = prep.head.head
     if prep is not None and prep.lower_ == "without":
         return True
+    if noun.dep_ == "dobj" and noun.head.dep_ == "pcomp" and noun.head.head.lower_ == "without":
+        return True  # "without having seen one amiable youth": the object of a gerund under "without"
     verb = noun.head.head if noun.dep_ == "pobj" else noun.head
     return "any" in dets and verb.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in verb.children)
 

@@ -835,3 +835,33 @@ def test_to_be_sure_set_off_is_an_idiom(parser, text, idiom):
     from labelers.extraction import adverbial_idiom
     doc = parser.doc(text)
     assert adverbial_idiom(next(t for t in doc if t.text == "sure")) == idiom
+
+
+def test_a_later_object_predicate_shares_the_first_ones_subject(parser):
+    text = ("As for Lucy Steele, she considered her so totally unamiable, so absolutely incapable of attaching a "
+            "sensible man, that she could not be persuaded at first to believe any former affection of Edward.")
+    assert parser.pair(text, "her", "incapable")["relation"] == "oprd"
+    assert parser.pair(text, "she", "incapable")["relation"] == "none"
+
+
+def test_without_denies_the_object_of_its_gerund(parser):
+    text = "She had reached seventeen without having seen one amiable youth."
+    assert parser.pair(text, "youth", "amiable")["neg_det"]
+    assert not parser.pair("She had seen one amiable youth.", "youth", "amiable")["neg_det"]
+
+
+def test_a_negated_belief_denies_its_clause(parser):
+    assert parser.pair("I do not think he is conceited.", "he", "conceited")["negated"]
+    assert parser.pair("It does not appear to me that my hand is unworthy.", "hand", "unworthy")["negated"]
+    assert not parser.pair("I did not know that she was ill.", "she", "ill")["negated"]  # factive
+
+
+def test_a_negator_past_but_or_a_dash_denies_something_else(parser):
+    assert not parser.pair("You are very obliging to say such things--but certainly not.", "You", "obliging")["negated"]
+    assert not parser.pair("You are very kind, but not to me.", "You", "kind")["negated"]
+    assert parser.pair("You are not kind.", "You", "kind")["negated"]
+
+
+def test_a_passive_of_inducing_with_an_infinitive_is_an_event(parser):
+    assert "persuaded" not in set(parser.frame("Even Mr. Woodhouse was persuaded to think it possible.").attr_text)
+    assert "persuaded" in set(parser.frame("I am persuaded that he is right.").attr_text)
