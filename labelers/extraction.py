@@ -70,7 +70,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from spacy.tokens import Doc, Span, Token
 
@@ -375,7 +375,8 @@ def _mistagged_stacked(tok: Token) -> Token | None:
     conj): an adjective-only form (as in ``_mistagged_adjective``) with no determiner or modifier of its
     own, a comma after it, and only adjectives of that noun between."""
     if tok.pos_ != "NOUN" or tok.lower_ not in load_adjective_forms() or tok.i + 2 >= len(tok.doc) \
-            or tok.doc[tok.i + 1].text != "," or any(c.dep_ in ("det", "poss", "amod", "compound") for c in tok.children):
+            or tok.doc[tok.i + 1].text != "," \
+            or any(c.dep_ in ("det", "poss", "amod", "compound") for c in tok.children):
         return None
     noun = next((c for c in tok.children if c.dep_ in ("conj", "appos") and c.pos_ == "NOUN"), None)
     if noun is None or noun.i <= tok.i + 2:
@@ -1147,17 +1148,23 @@ def _denied_belief(verb: Token) -> bool:
     conceited", "it did not appear to me that she was superior"): the negator before that verb, the clause
     starting within four words after it."""
     head = verb.head
-    if verb.dep_ != "ccomp" or head is verb or head.lemma_ not in NEG_RAISING_VERBS or not head.i < verb.left_edge.i <= head.i + 4:
+    if verb.dep_ != "ccomp" or head is verb or head.lemma_ not in NEG_RAISING_VERBS \
+            or not head.i < verb.left_edge.i <= head.i + 4:
         return False
-    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and c.i < head.i for c in head.children)
+    return any(c.i < head.i for c in _negators(head))
 
 
 def _has_negator(tok: Token, adj: Token | None = None) -> bool:
     """A negator (NEGATORS, or any "neg" dependent) among the children of ``tok``; not "not only" / "not
     merely", which adds ("they are not only natural, they are virtuous"), nor one after ``adj`` past a "but"
     or a dash, which denies something else ("You are very obliging to say such things--but certainly not")."""
-    return any((c.dep_ == "neg" or c.lower_ in NEGATORS) and not _not_only(c) and not _denies_later(c, adj)
-               for c in tok.children if c.dep_ in ("neg", "advmod"))
+    return any(not _denies_later(c, adj) for c in _negators(tok))
+
+
+def _negators(tok: Token) -> Iterator[Token]:
+    """The children of ``tok`` that deny it (``_has_negator``, before any position test)."""
+    return (c for c in tok.children if c.dep_ in ("neg", "advmod") and (c.dep_ == "neg" or c.lower_ in NEGATORS)
+            and not _not_only(c))
 
 
 def _denies_later(negator: Token, adj: Token | None) -> bool:
@@ -1326,7 +1333,8 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
     """The described noun is denied: its determiner is "no"/"neither" ("no great beauty") or "not one"
     (``_not_one``), it is the object of "without" directly, through "of", as a later conjunct or as the
     object of its gerund ("without a kind word", "without the considerations of decent civility", "without
-    feelings of delight or vexation", "without having seen one amiable youth"), or it has "any" under a negated verb ("did not know any better qualifications")."""
+    feelings of delight or vexation", "without having seen one amiable youth"), or it has "any" under a
+    negated verb ("did not know any better qualifications")."""
     if att.target < 0:
         return False
     noun = doc[att.target]
