@@ -1163,7 +1163,7 @@ def _has_negator(tok: Token, adj: Token | None = None) -> bool:
 
 def _negators(tok: Token) -> Iterator[Token]:
     """The children of ``tok`` that deny it (``_has_negator``, before any position test)."""
-    return (c for c in tok.children if c.dep_ in ("neg", "advmod") and (c.dep_ == "neg" or c.lower_ in NEGATORS)
+    return (c for c in tok.children if (c.dep_ == "neg" or (c.dep_ == "advmod" and c.lower_ in NEGATORS))
             and not _not_only(c))
 
 
