@@ -616,11 +616,15 @@ def attribute_lemma(tok: Token) -> str:
 def _passive_subject(tok: Token) -> Token | None:
     """The subject of a participle with a passive auxiliary: its nsubjpass, or a subject the parser hung on
     the auxiliary ("I am determined": "I" an nsubj of "am"), or, for a later conjunct with no subject of
-    its own, the subject of the verb it is conjoined with ("He talked to her, and was convinced")."""
-    if not any(c.dep_ == "auxpass" for c in tok.children):
+    its own, the subject of the verb it is conjoined with ("He talked to her, and was convinced"). Not
+    through a bare "been" ("who have found ..., and been obliged"): it shares a "have" the parser often
+    leaves on another clause, so the conjunction it hangs on is unreliable."""
+    auxpass = [c for c in tok.children if c.dep_ == "auxpass"]
+    if not auxpass:
         return None
     own = _subject_on(tok, ("auxpass",))
-    if own is None and tok.dep_ == "conj" and tok.head.i < tok.i and tok.head.pos_ in ("VERB", "AUX"):
+    if own is None and tok.dep_ == "conj" and tok.head.i < tok.i and tok.head.pos_ in ("VERB", "AUX") \
+            and not (auxpass[0].lower_ == "been" and not any(c.dep_ == "aux" for c in tok.children)):
         return find_subject(tok.head)
     return own
 

@@ -1,5 +1,7 @@
 """Regenerate adjective_forms.json: the word forms WordNet lists as adjectives and never as a noun, verb
-or adverb (with the regular comparatives and superlatives of its adjectives, which it does not list), the verbs that begin with "un", and the adjective forms that are also adverbs, as spaCy's English lemmatizer ships them (the
+or adverb (with the regular comparatives and superlatives of its adjectives, which it does not list), the
+verbs that begin with "un", and the adjective forms that are also adverbs, as spaCy's English lemmatizer
+ships them (the
 ``lemma_index`` table of en_core_web_sm 3.8.0, which comes from spacy-lookups-data and WordNet 3.0;
 WordNet licence: Princeton's, permissive).
 
@@ -21,6 +23,11 @@ def adjective_only_forms(index) -> list[str]:
     """Single plain words in the 'adj' list of a lemma_index table and in none of its other lists."""
     other = set(index["noun"]) | set(index["verb"]) | set(index["adv"])
     return sorted(w for w in index["adj"] if re.fullmatch(r"[a-z]+", w) and w not in other)
+
+
+def forms(index) -> list[str]:
+    """The adjective-only forms: WordNet's and the graded forms it does not list."""
+    return sorted(set(adjective_only_forms(index)) | set(graded_forms(index)))
 
 
 def graded_forms(index) -> list[str]:
@@ -68,7 +75,7 @@ def main() -> None:
                            "adjective it is ('her doting mother'); un_verbs: the verbs beginning with 'un', "
                            "whose participles are not always states ('unlocked by the maid'); flat_adverbs: adjective forms that are "
                            "also adverbs ('ill', 'short'), which a parser's adverb reading of them can trust.",
-            "forms": sorted(set(adjective_only_forms(index)) | set(graded_forms(index))),
+            "forms": forms(index),
             "un_verbs": un_verbs(index),
             "flat_adverbs": flat_adverbs(index)}
     tmp = OUT.with_suffix(".tmp")

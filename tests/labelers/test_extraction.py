@@ -1,12 +1,16 @@
 """labelers.extraction: mentions, attributes, pairs, distance limit, offsets, ent_id, determinism."""
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from spacy.tokens import Doc
 
+import labelers
 from labelers.extraction import (CANDIDATE_COLUMNS, attach, entity_mentions, extract_candidates, is_attribute,
                                  mention_kind, than_follows)
 from labelers.lexicon import load_adjective_forms
 
+MAKE_ADJECTIVES = Path(labelers.__file__).parent / "resources" / "make_adjectives.py"
 EMMA = "Emma Woodhouse, handsome, clever, and rich, seemed to unite some of the best blessings of existence."
 PARAGRAPHS = (
     "Emma Woodhouse, handsome, clever, and rich, with a comfortable home\n"
@@ -300,11 +304,29 @@ def test_name_head_and_appositive_list(parser):
     ("Will not you engage to attend with your eyes steadily fixed on him the whole time?", "eyes", "fixed", "oprd"),
     ("Her spirits were soon restored, and her manner greatly agitated.", "manner", "agitated", "oprd"),  # gapped
     ("The room was quiet, and her manner greatly agitated.", "manner", "agitated", "predicative"),
+    # a passive conjunct with no subject of its own takes the subject of the verb it is conjoined with
+    ("He talked to her more, and, from all that she said, was convinced of her having an affectionate heart.",
+     "He", "convinced", "predicative"),
+    ("She looked at the cards and was persuaded that none was of value.", "She", "persuaded", "predicative"),
+    ("Mrs. Dashwood began to give over every hope of the kind, and to be convinced that his help was over.",
+     "Dashwood", "convinced", "predicative"),
+    # regular comparatives WordNet does not list, which the tagger reads as nouns or verbs
+    ("You have liked many a stupider person.", "person", "stupider", "amod"),
+    ("Her heart had been long growing kinder towards Jane.", "heart", "kinder", "predicative"),
 ])
 def test_relations(parser, text, ent, attr, relation):
     row = parser.pair(text, ent, attr)
     assert row.relation == relation
     assert row.attr_target_i == row.ent_i
+
+
+def test_a_bare_been_conjunct_takes_no_subject_across_the_conjunction(parser):
+    # "been" shares the "have" of "have found", which the parser left inside the relative clause, and hangs
+    # "been obliged" on "know": through that conjunction "I" would be obliged
+    text = ("I know so many who have married in the full expectation of some advantage, who have found "
+            "themselves entirely deceived, and been obliged to put up with exactly the reverse.")
+    assert not [r for r in parser.frame(text, max_distance=40).itertuples()
+                if r.attr_text == "obliged" and r.attr_target_i == r.ent_i]
 
 
 def test_proper_adjectives_are_attributes_not_mentions(parser):
@@ -461,25 +483,39 @@ def test_frame_round_trips_through_parquet(parser, tmp_path):
     assert back["cand_id"].tolist() == df["cand_id"].tolist()
 
 
+def _make_adjectives():
+    """labelers/resources/make_adjectives.py as a module (a script, not part of the package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_adjectives", MAKE_ADJECTIVES)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_adjective_forms_resource_matches_the_installed_lemmatizer(labelers_nlp):
     """labelers/resources/adjective_forms.json is what make_adjectives.py derives from the pipeline's own
     lemma_index table (so its provenance line is true), and it holds no form that is also a noun."""
-    import importlib.util
     import json
-    from pathlib import Path
 
-    import labelers
-    script = Path(labelers.__file__).parent / "resources" / "make_adjectives.py"
-    spec = importlib.util.spec_from_file_location("make_adjectives", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _make_adjectives()
     index = labelers_nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    shipped = json.loads(script.with_name("adjective_forms.json").read_text(encoding="utf-8"))
-    assert shipped["forms"] == module.adjective_only_forms(index)
+    shipped = json.loads(MAKE_ADJECTIVES.with_name("adjective_forms.json").read_text(encoding="utf-8"))
+    assert shipped["forms"] == module.forms(index)
     assert shipped["un_verbs"] == module.un_verbs(index)
     assert shipped["flat_adverbs"] == module.flat_adverbs(index)
     assert "doting" in shipped["forms"] and "iron" not in shipped["forms"] and "unlock" in shipped["un_verbs"]
     assert "ill" in shipped["flat_adverbs"] and "victorious" not in shipped["flat_adverbs"]
+    assert "stupider" in shipped["forms"] and "kindest" in shipped["forms"]
+
+
+def test_graded_forms_are_regular_inflections_of_short_adjectives_that_are_no_other_word():
+    module = _make_adjectives()
+    index = {"adj": ["kind", "pretty", "hot", "wise", "careful", "dangerous", "stupid", "ok"],
+             "noun": ["kinder"], "verb": [], "adv": []}
+    # "kinder" is a noun here; "careful" and "dangerous" take more/most; "ok" is too short to grade
+    assert module.graded_forms(index) == ["hotter", "hottest", "kindest", "prettier", "prettiest", "stupider",
+                                          "stupidest", "wiser", "wisest"]
 
 
 @pytest.mark.parametrize("text, word, target", [
