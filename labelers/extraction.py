@@ -190,6 +190,9 @@ hereafter for Edmund"); never an attribute."""
 NOUN_SUFFIX = re.compile(r"[a-z]{3,}(ness|ity|tion|sion|ship|hood|ism)")
 """Abstract-noun endings no English adjective has, for words the tagger reads as adjectives ("with cheerful
 selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
+INTERJECTIONS = frozenset({"aye", "ay", "nay", "yea"})
+"""Interjections the tagger sometimes reads as adjectives or names ("Aye, aye, the parsonage is but a small
+one", "Aye, that will be much best"); never an attribute or a mention."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
@@ -229,7 +232,7 @@ def _text_has_alpha(text: str) -> bool:
 
 def mention_kind(tok: Token) -> str | None:
     """'noun', 'name' or 'pron' when ``tok`` heads an entity mention, else None."""
-    if not _has_alpha(tok):
+    if not _has_alpha(tok) or tok.lower_ in INTERJECTIONS:
         return None
     if tok.pos_ == "NOUN":
         if _mistagged_adjective(tok):
@@ -285,7 +288,8 @@ def is_attribute(tok: Token) -> bool:
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
-    if tok.tag_ in ("VBN", "VBG") and (tok.dep_ in PARTICIPLE_DEPS or _prenominal_conjunct(tok)):
+    if tok.tag_ in ("VBN", "VBG") and (tok.dep_ in PARTICIPLE_DEPS or _prenominal_conjunct(tok)) \
+            and not _caused_feeling(tok):
         return True
     if is_adjectival_participle(tok):
         return True
@@ -331,9 +335,12 @@ def _misread_conjunct(tok: Token) -> bool:
 
 def _caused_feeling(tok: Token) -> bool:
     """A passive of feeling with its cause as agent ("was startled by a rap", "so completely awed by the
-    grandeur"): an event (data/gold/README.md, verbal passives). Only feelings: the parser also makes a
-    place an agent ("He was seated by the fire")."""
-    return attribute_type(tok.lower_) == "emotion" and any(c.dep_ == "agent" for c in tok.children)
+    grandeur", "my gratitude is warmly excited by such attention"): an event (data/gold/README.md, verbal
+    passives). Only feelings: the parser also makes a place an agent ("He was seated by the fire"); and not
+    one graded by a degree adverb, which names the state ("was rather agitated by such harsh reflections",
+    "too much vexed by what had passed")."""
+    return attribute_type(tok.lower_) == "emotion" and any(c.dep_ == "agent" for c in tok.children) \
+        and not any(c.dep_ == "advmod" and c.lower_ in DEGREE_ADVERBS | {"much"} for c in tok.children)
 
 
 def _predicate_well(tok: Token) -> bool:
@@ -440,9 +447,9 @@ def _misread_initial_adjective(tok: Token) -> Token | None:
 
 @lru_cache(maxsize=65536)
 def _never_attribute_form(lower: str) -> bool:
-    """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX); cached
-    by form, as every token asks."""
-    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower))
+    """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX,
+    INTERJECTIONS); cached by form, as every token asks."""
+    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower)) or lower in INTERJECTIONS
 
 
 def _grades_adjective(tok: Token) -> bool:
@@ -601,8 +608,9 @@ def _absolute_with(tok: Token) -> Token | None:
         noun = tok.doc[before] if before >= 0 else tok
     else:
         return None
-    if noun.i < tok.i and noun.dep_ == "pobj" and noun.head.lower_ == "with" and mention_kind(noun) is not None:
-        return noun
+    if noun.i < tok.i and noun.dep_ == "pobj" and noun.head.lower_ == "with" and mention_kind(noun) is not None \
+            and not any(t.is_punct for t in tok.doc[noun.i + 1:tok.i]):
+        return noun  # a comma ends the absolute clause: "with an unchanging complexion, dissented from her"
     return None
 
 
@@ -630,11 +638,29 @@ def _passive_subject(tok: Token) -> Token | None:
 
 
 def _subject_on(tok: Token, aux_deps: tuple[str, ...]) -> Token | None:
-    """``tok``'s own subject, else one the parser hung on an auxiliary of it whose dep is in ``aux_deps``."""
-    own = next((c for c in tok.children if c.dep_ in SUBJECT_DEPS), None)
-    if own is not None:
-        return own
+    """``tok``'s own subject, else one the parser hung on an auxiliary of it whose dep is in ``aux_deps``.
+    Of a name and a pronoun that addresses or points ("I", "you", "we", "it"), the pronoun: the name is a
+    vocative ("But, Harriet, is it necessary", "Lydia, my love, though you are the youngest")."""
+    own = [c for c in tok.children if c.dep_ in SUBJECT_DEPS]
+    if len(own) > 1 and any(c.lower_ in VOCATIVE_PARTNERS for c in own):
+        own = [c for c in own if not _vocative(c)] or own
+    if own:
+        return own[0]
     return next((c for a in tok.children if a.dep_ in aux_deps for c in a.children if c.dep_ in SUBJECT_DEPS), None)
+
+
+VOCATIVE_PARTNERS = frozenset({"i", "you", "we", "it"})
+"""Subjects beside which a name set off by commas is the one addressed, not a second subject ("Elinor, for
+some time after ..., remained" has one subject, and "Thorpe, for she ..." a subject of each clause)."""
+
+
+def _vocative(tok: Token) -> bool:
+    """A name set off by commas (or opening its sentence before one): "But, Harriet, is it ..."."""
+    doc = tok.doc
+    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    before = doc[tok.i - 1] if tok.i > 0 else None
+    return tok.pos_ == "PROPN" and after is not None and after.text == "," \
+        and (before is None or tok.is_sent_start or before.text in (",", "\"", "\u201c"))
 
 
 # ----------------------------------------------------------------------------------------------

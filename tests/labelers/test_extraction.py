@@ -697,6 +697,32 @@ def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subje
 def test_a_lexicon_passive_with_an_agent_is_an_event(parser):
     assert parser.pair("Fanny was startled at the proposal.", "Fanny", "startled")["relation"] == "predicative"
     assert "startled" not in set(parser.frame("She was startled by a rap at the door.").attr_text)
+    # also where the parser makes the participle an acomp; a degree adverb still names the state
+    text = "Believe me, my dear sir, my gratitude is warmly excited by such affectionate attention."
+    assert "excited" not in set(parser.frame(text).attr_text)
+    text = "Mr. Woodhouse was rather agitated by such harsh reflections on his friend."
+    assert parser.pair(text, "Woodhouse", "agitated")["relation"] == "predicative"
+
+
+@pytest.mark.parametrize("text", ['"Aye, aye, the parsonage is but a small one," said she.',
+                                  '"Aye, that will be much best," said Harriet.'])
+def test_interjections_are_neither_attributes_nor_mentions(parser, text):
+    frame = parser.frame(text)
+    assert not ({"Aye", "aye"} & (set(frame.attr_text) | set(frame.ent_text)))
+
+
+def test_a_comma_ends_an_absolute_with_clause(parser):
+    text = ("She attended to all that Mrs. Jennings had to say upon the subject, with an unchanging complexion, "
+            "dissented from her in nothing, and was heard three times to say yes.")
+    assert "dissented" not in set(parser.frame(text).attr_text)
+    assert parser.pair("The captain stood on deck with his eyes fixed on the horizon.", "eyes", "fixed")["relation"] == "oprd"
+
+
+def test_a_vocative_name_is_not_the_subject_beside_a_pronoun(parser):
+    row = parser.pair('"But, Harriet, is it necessary to burn the court-plaister?"', "it", "necessary")
+    assert row.attr_target_i == row.ent_i
+    assert not [r for r in parser.frame('"But, Harriet, is it necessary to burn the court-plaister?"').itertuples()
+                if r.ent_text == "Harriet" and r.attr_target_i == r.ent_i]
 
 
 def test_hardly_and_an_auxiliarys_not_deny_the_predicate(parser):

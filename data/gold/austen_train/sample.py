@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 SEED = 20261202
-REGIONS = {1: 32, 2: 24, 3: 24, 4: 24, 5: 24, 6: 24, 7: 24, 8: 24, 9: 24, 10: 24, 11: 24, 12: 24}
+REGIONS = {1: 32, 2: 24, 3: 24, 4: 24, 5: 24, 6: 24, 7: 24, 8: 24, 9: 24, 10: 24, 11: 24, 12: 24, 13: 24}
 
 
 def regions(run: Path, batch: int = 1) -> list[dict]:
