@@ -16,6 +16,9 @@ from pipeline.core.config_loader import load_config, parse_overrides
 HEADLINES = {"ingest": "passages", "parse": "tokens", "candidates": "candidates", "label": "any_vote",
              "aggregate": "accepted", "endmodel": "accepted", "registers": "token_fraction_any_slot", "report": "html",
              "train": "eval_ce_loss"}
+HEADLINE_FALLBACKS = {"eval_ce_loss": "ce_loss"}
+"""A headline figure a stage may lack and the one shown instead: a corpus too small to give the valid split
+one training window has no evaluation loss, only the training loss."""
 
 
 def _headline(name: str, entry: dict[str, Any]) -> str:
@@ -23,6 +26,8 @@ def _headline(name: str, entry: dict[str, Any]) -> str:
     if name == "probe":  # per probe file: accuracy and binding figures; a set built from the run says its size
         return ", ".join(_probe_headline(file, r) for file, r in summary.items())
     key = HEADLINES.get(name)
+    if key in HEADLINE_FALLBACKS and key not in summary:
+        key = HEADLINE_FALLBACKS[key]
     value = summary.get(key)
     if isinstance(value, float):
         return f"{key} = {value:.4f}"

@@ -480,6 +480,10 @@ def train_stage(ctx: Context) -> dict[str, Any]:
     records = train(dataclasses.replace(sections, data=dataclasses.replace(sections.data, labels=str(ctx.run_dir))), out,
                     assertions=load_assertions)
     last = records[-1]
+    if "eval_ce_loss" not in last:
+        ctx.warnings.append(f"train: the {sections.data.split_to_eval()} split of {ctx.run_dir} has no passage, so "
+                            "there is no evaluation loss (the headline is the training loss); a larger corpus or "
+                            "a larger ingest.valid_fraction gives it one")
     return {"checkpoint": str(ctx.path(MODEL_CKPT)), "steps": last["step"],
             "tokens_per_s": round(last["tokens_per_s"], 1), "train_seconds": round(sum(
                 r["train_seconds"] for r in records), 1),

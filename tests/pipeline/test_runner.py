@@ -241,6 +241,12 @@ def test_a_second_run_on_the_same_folder_is_refused_until_the_first_dies(tmp_pat
     assert report["stages"]["ingest"]["status"] == "ran"
 
 
+def test_a_train_stage_without_an_eval_split_heads_with_its_training_loss():
+    from pipeline.commands.run_cmd import _headline
+    assert _headline("train", {"summary": {"ce_loss": 6.54458, "eval_ce_loss": 5.1}}) == "eval_ce_loss = 5.1000"
+    assert _headline("train", {"summary": {"ce_loss": 6.54458, "steps": 20}}) == "ce_loss = 6.5446"
+
+
 def test_the_probe_headline_gives_the_binding_figures_beside_accuracy():
     from pipeline.commands.run_cmd import _probe_headline
 
