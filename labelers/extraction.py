@@ -179,6 +179,8 @@ DEGREE_ADVERBS = frozenset({"very", "quite", "rather", "more", "most", "less", "
 is adjectival ("I was quite overcome", "most gratifying to me"). Not "so" and "too" (as often "and so",
 "he, too,"), nor completives ("entirely done away", "completely destroyed": events too) or manner
 adverbs ("fairly drawn")."""
+FEELING_GRADERS = DEGREE_ADVERBS | {"much"}
+"""What grades a passive of feeling into a state ("rather agitated by", "too much vexed by")."""
 EVENT_HEADS = frozenset({"be", "get", "have", "see", "hear", "watch"})
 """Verbs whose participle complement is an event: a verbal passive ("was killed", "got married"), a perfect,
 a causative ("had it cut") or a perceived event ("saw their sashes untied", "heard herself mentioned").
@@ -193,6 +195,9 @@ selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 INTERJECTIONS = frozenset({"aye", "ay", "nay", "yea"})
 """Interjections the tagger sometimes reads as adjectives or names ("Aye, aye, the parsonage is but a small
 one", "Aye, that will be much best"); never an attribute or a mention."""
+VOCATIVE_PARTNERS = frozenset({"i", "you", "we", "it"})
+"""Subjects beside which a name set off by commas is the one addressed, not a second subject ("Elinor, for
+some time after ..., remained" has one subject, and "Thorpe, for she ..." a subject of each clause)."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 CLAUSE_DEPS = frozenset({"aux", "auxpass", "mark"})
@@ -340,7 +345,7 @@ def _caused_feeling(tok: Token) -> bool:
     one graded by a degree adverb, which names the state ("was rather agitated by such harsh reflections",
     "too much vexed by what had passed")."""
     return attribute_type(tok.lower_) == "emotion" and any(c.dep_ == "agent" for c in tok.children) \
-        and not any(c.dep_ == "advmod" and c.lower_ in DEGREE_ADVERBS | {"much"} for c in tok.children)
+        and not any(c.dep_ == "advmod" and c.lower_ in FEELING_GRADERS for c in tok.children)
 
 
 def _predicate_well(tok: Token) -> bool:
@@ -449,7 +454,7 @@ def _misread_initial_adjective(tok: Token) -> Token | None:
 def _never_attribute_form(lower: str) -> bool:
     """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX,
     INTERJECTIONS); cached by form, as every token asks."""
-    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower)) or lower in INTERJECTIONS
+    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower) or lower in INTERJECTIONS)
 
 
 def _grades_adjective(tok: Token) -> bool:
@@ -649,18 +654,11 @@ def _subject_on(tok: Token, aux_deps: tuple[str, ...]) -> Token | None:
     return next((c for a in tok.children if a.dep_ in aux_deps for c in a.children if c.dep_ in SUBJECT_DEPS), None)
 
 
-VOCATIVE_PARTNERS = frozenset({"i", "you", "we", "it"})
-"""Subjects beside which a name set off by commas is the one addressed, not a second subject ("Elinor, for
-some time after ..., remained" has one subject, and "Thorpe, for she ..." a subject of each clause)."""
-
-
 def _vocative(tok: Token) -> bool:
     """A name set off by commas (or opening its sentence before one): "But, Harriet, is it ..."."""
     doc = tok.doc
-    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
-    before = doc[tok.i - 1] if tok.i > 0 else None
-    return tok.pos_ == "PROPN" and after is not None and after.text == "," \
-        and (before is None or tok.is_sent_start or before.text in (",", "\"", "\u201c"))
+    return tok.pos_ == "PROPN" and tok.i + 1 < len(doc) and doc[tok.i + 1].text == "," \
+        and (tok.is_sent_start or doc[tok.i - 1].text in (",", "\"", "\u201c"))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -715,14 +715,15 @@ def test_a_comma_ends_an_absolute_with_clause(parser):
     text = ("She attended to all that Mrs. Jennings had to say upon the subject, with an unchanging complexion, "
             "dissented from her in nothing, and was heard three times to say yes.")
     assert "dissented" not in set(parser.frame(text).attr_text)
-    assert parser.pair("The captain stood on deck with his eyes fixed on the horizon.", "eyes", "fixed")["relation"] == "oprd"
+    text = "The captain stood on deck with his eyes fixed on the horizon."
+    assert parser.pair(text, "eyes", "fixed")["relation"] == "oprd"
 
 
 def test_a_vocative_name_is_not_the_subject_beside_a_pronoun(parser):
-    row = parser.pair('"But, Harriet, is it necessary to burn the court-plaister?"', "it", "necessary")
+    text = '"But, Harriet, is it necessary to burn the court-plaister?"'
+    row = parser.pair(text, "it", "necessary")
     assert row.attr_target_i == row.ent_i
-    assert not [r for r in parser.frame('"But, Harriet, is it necessary to burn the court-plaister?"').itertuples()
-                if r.ent_text == "Harriet" and r.attr_target_i == r.ent_i]
+    assert not [r for r in parser.frame(text).itertuples() if r.ent_text == "Harriet" and r.attr_target_i == r.ent_i]
 
 
 def test_hardly_and_an_auxiliarys_not_deny_the_predicate(parser):
