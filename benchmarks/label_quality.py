@@ -8,7 +8,10 @@ defaults (learned balance, L2 0); Dawid-Skene EM with a learned and with a fixed
 the fully annotated gold regions of the valid and test chapters and of the train-chapter dev set
 (data/gold/austen_train, split "train-dev"): precision, recall, F1, Brier, share of
 candidates accepted, and F1 minus majority vote's with a 95% interval from resampling gold passages.
-The diagnosis part lists, per LF, its precision on valid gold pairs and each model's estimated accuracy.
+The diagnosis part lists, per LF, its precision on valid gold pairs and each model's estimated accuracy,
+and, per gold table, where majority vote's errors lie by the candidate's vote pattern (unanimous,
+conflicting, no vote, no candidate) with the F1 of an oracle that gets every conflicting candidate right:
+the headroom any aggregator of these votes has over majority vote.
 
 With --factbook-run (a run of the Factbook corpus, data/factbook; command in data/gold/factbook/README.md)
 the same methods are fitted on that run's own train split and scored, with the same measures, on the
@@ -121,6 +124,37 @@ def score(probs: dict, tables: dict[str, pd.DataFrame]) -> list[dict]:
     return rows
 
 
+def vote_patterns(L: np.ndarray) -> np.ndarray:
+    """Per candidate: "none" (every LF abstains), "unanimous" (every vote the same class) or "conflict".
+
+    >>> vote_patterns(np.array([[ABSTAIN, ABSTAIN], [BOUND, ABSTAIN], [BOUND, 1 - BOUND]])).tolist()
+    ['none', 'unanimous', 'conflict']
+    """
+    voted = L != ABSTAIN
+    bound = (voted & (L == BOUND)).any(axis=1)
+    other = (voted & (L != BOUND)).any(axis=1)
+    return np.where(bound & other, "conflict", np.where(bound | other, "unanimous", "none"))
+
+
+def headroom(L: np.ndarray, p_mv: np.ndarray, tables: dict[str, pd.DataFrame]) -> list[dict]:
+    """Where majority vote's gold errors lie, by the candidate's vote pattern, and the F1 of an oracle that
+    gets every conflicting candidate right and keeps the rest as voted: the most any aggregator that follows
+    unanimous votes can gain over majority vote (errors on unanimous rows need other LFs or the end model)."""
+    patterns, out = vote_patterns(L), []
+    for (split, kind), table in tables.items():
+        rows, y = table["row"].to_numpy(), table["y"].to_numpy().astype(bool)
+        pred = on_gold(p_mv, table)
+        pattern = np.where(rows >= 0, patterns[np.maximum(rows, 0)], "no candidate")
+        wrong = pred != y
+        oracle = np.where(pattern == "conflict", y, pred)
+        out.append({"split": split, "gold": kind, "majority_f1": prf(pred, y)["f1"], "conflict_oracle_f1": prf(oracle, y)["f1"],
+                    "errors": {name: {"false_positive": int((wrong & pred & (pattern == name)).sum()),
+                                      "false_negative": int((wrong & ~pred & (pattern == name)).sum()),
+                                      "rows": int((pattern == name).sum())}
+                               for name in ("unanimous", "conflict", "none", "no candidate")}})
+    return out
+
+
 def gold_counts(tables: dict[str, pd.DataFrame]) -> list[dict]:
     """Per gold table: rows scored, gold bindings (BOUND), and those that are no candidate (row -1)."""
     return [{"split": split, "gold": kind, "rows": len(t), "gold_bound": int(t["y"].sum()),
@@ -150,7 +184,7 @@ def factbook(run: Path) -> dict:
     tables = {(half, "passages"): passage_rows(load_gold([FACTBOOK_GOLD / name], docs), cands)
               for half, name in FACTBOOK_HALVES.items()}
     return {"run": shown_run(run), "candidates": len(cands), "notes": notes, "scores": score(probs, tables),
-            "gold_counts": gold_counts(tables)}
+            "gold_counts": gold_counts(tables), "headroom": headroom(L, probs["majority_vote"], tables)}
 
 
 def lf_diagnosis(L: np.ndarray, lf_names: list[str], pairs: pd.DataFrame, accuracy: dict) -> list[dict]:
@@ -187,6 +221,17 @@ def markdown(results: dict) -> str:
         lo, hi = r["f1_minus_majority_ci"]
         lines.append(f"| {r['split']} | {r['gold']} | {r['method']} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} "
                      f"| {r['f1_minus_majority']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['brier']:.3f} | {r['accepted_share']:.3f} |")
+    lines += ["", "Headroom for aggregation: majority vote's gold errors (false positives / false negatives) by the "
+              "candidate's vote pattern, and the F1 of an oracle that gets every conflicting candidate right and keeps "
+              "the rest as voted (the most an aggregator that follows unanimous votes can reach).", "",
+              "| split | gold | majority F1 | conflict-oracle F1 | unanimous rows: FP / FN | conflict rows: FP / FN "
+              "| no vote: FP / FN | no candidate: FN |", "|---|---|---:|---:|---|---|---|---:|"]
+    for h in results["headroom"] + results.get("factbook", {}).get("headroom", []):
+        e = h["errors"]
+        cells = [f"{e[k]['false_positive']} / {e[k]['false_negative']} (of {e[k]['rows']:,})"
+                 for k in ("unanimous", "conflict", "none")]
+        lines.append(f"| {h['split']} | {h['gold']} | {h['majority_f1']:.3f} | {h['conflict_oracle_f1']:.3f} | "
+                     + " | ".join(cells) + f" | {e['no candidate']['false_negative']} |")
     models = [k for k in results["lfs_diagnosis"][0] if k.startswith("est_")]
     lines += ["", "Per LF: coverage of all candidates, precision on the valid gold pairs it votes on, and each model's "
               "estimated accuracy.", "", "| LF | coverage | valid gold votes | gold precision | " + " | ".join(models) + " |",
@@ -218,6 +263,7 @@ def main() -> None:
                "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
                "run": shown_run(args.run), "candidates": len(cands), "lfs": len(lf_names), "notes": notes,
                "scores": score(probs, tables), "gold_counts": gold_counts(tables),
+               "headroom": headroom(L, probs["majority_vote"], tables),
                "lfs_diagnosis": lf_diagnosis(L, lf_names, pairs, accuracy)}
     if args.factbook_run is not None:
         results["factbook"] = factbook(args.factbook_run)

@@ -86,7 +86,7 @@ CANDIDATE_COLUMNS: list[str] = [
     "ent_name", "ent_person", "ent_plural", "ent_gender", "ent_definite", "ent_subject",
     "antecedent_text", "antecedent_person",
     # the attribute
-    "attr_text", "attr_lower", "attr_lemma", "attr_pos", "attr_tag", "attr_dep", "attr_type",
+    "attr_text", "attr_lower", "attr_lemma", "attr_pos", "attr_tag", "attr_dep", "attr_type", "attr_conj_lemmas",
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
     "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "adverbial_idiom", "expletive_it",
@@ -148,6 +148,8 @@ EXPECTING_VERBS = frozenset({"expect", "require", "ask", "beg", "entreat", "urge
 young man to be always so guarded"); "I expect you are tired" (a belief) stays asserted."""
 INDUCED_PARTICIPLES = frozenset({"persuaded", "induced", "prevailed"})
 """Participles of inducing (``_induced``)."""
+NAMING_PARTICIPLES = frozenset({"called", "named", "styled", "termed", "dubbed", "christened", "nicknamed", "surnamed"})
+"""Past forms of naming verbs, whose object is a name (``_naming_verb``)."""
 NEG_RAISING_VERBS = frozenset({"think", "believe", "suppose", "imagine", "appear", "seem", "fancy"})
 """Verbs whose negation denies their that-clause ("It does not appear that my hand is unworthy", "I do not
 think he is rich"); not "know" ("I did not know that she was ill" asserts it)."""
@@ -289,7 +291,7 @@ def is_proper_adjective(tok: Token) -> bool:
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
     if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
-            or _quantifier_part(tok) or _kin_title(tok) or _induced(tok):
+            or _quantifier_part(tok) or _kin_title(tok) or _induced(tok) or _naming_verb(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
         return True
@@ -313,6 +315,14 @@ def _induced(tok: Token) -> bool:
     (convinced) stays a state."""
     return tok.tag_ == "VBN" and tok.lower_ in INDUCED_PARTICIPLES and any(
         c.dep_ == "agent" or (c.dep_ == "xcomp" and _infinitive_to(c) is not None) for c in tok.children)
+
+
+def _naming_verb(tok: Token) -> bool:
+    """"as Margaret styled Willoughby", "the boy called John": a naming verb's past form right before the
+    name it gives, which the parser may hang on the name as a modifier; it names, it describes nothing."""
+    doc = tok.doc
+    return tok.tag_ in ("VBN", "VBD") and tok.lower_ in NAMING_PARTICIPLES and tok.i + 1 < len(doc) \
+        and doc[tok.i + 1].pos_ == "PROPN"
 
 
 def _kin_title(tok: Token) -> bool:
@@ -624,6 +634,12 @@ def attribute_lemma(tok: Token) -> str:
     if tok.pos_ in ("VERB", "AUX", "PROPN"):
         return tok.lower_
     return LEMMA_FIXES.get(tok.lower_, tok.lemma_.lower())
+
+
+def conjoined_predicate_lemmas(adj: Token) -> str:
+    """The lemmas of the adjectives and participles conjoined with ADJ, space-separated ('' when none): "it
+    was hot and bitter" says of "it" more than the weather."""
+    return " ".join(attribute_lemma(c) for c in adj.conjuncts if c.pos_ == "ADJ" or c.tag_ == "VBN")
 
 
 def _passive_subject(tok: Token) -> Token | None:
@@ -1913,7 +1929,7 @@ def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span],
     return {
         "attr_text": adj.text, "attr_lower": adj.lower_, "attr_lemma": lemma, "attr_pos": adj.pos_,
         "attr_tag": adj.tag_, "attr_dep": adj.dep_, "attr_type": lexicon.get(lemma, ""),
-        "gov_lemma": gov,
+        "attr_conj_lemmas": conjoined_predicate_lemmas(adj), "gov_lemma": gov,
         "negated": is_negated(adj, att), "non_asserted": is_non_asserted(att, doc),
         "neg_det": has_negative_det(att, doc),
         "than_follows": than_follows(adj), "prep": prep_of(adj),

@@ -2,7 +2,7 @@
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, NOT_BOUND
-from labelers.lfs._util import BLOCK, flag, text
+from labelers.lfs._util import BLOCK, flag, weather_it
 
 
 @labeling_function()
@@ -13,8 +13,9 @@ def lf_expletive_it(x):
 
 @labeling_function(resources=dict(weather=BLOCK["weather"]))
 def lf_weather_it(x, weather):
-    """"it" with a weather, temperature or time adjective: "It was cold", "it was late" -> NOT_BOUND."""
-    return NOT_BOUND if text(x.ent_lower) == "it" and text(x.attr_lemma) in weather else ABSTAIN
+    """"it" with a weather, temperature or time adjective, and no other kind conjoined with it: "It was cold",
+    "it was late and dark" -> NOT_BOUND; "It was hot and bitter" (the coffee) -> ABSTAIN."""
+    return NOT_BOUND if weather_it(x, weather) else ABSTAIN
 
 
 LFS = [lf_expletive_it, lf_weather_it]

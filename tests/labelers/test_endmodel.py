@@ -16,7 +16,8 @@ TOKENS = pd.DataFrame({"doc_id": "d", "i": range(5), "pos": ["DET", "ADJ", "NOUN
 def candidate(ent_i: int, attr_i: int, relation: str) -> dict:
     cand = {c: "" for c in endmodel.PAIR_COLUMNS} | {c: False for c in endmodel.FLAG_COLUMNS}
     return cand | {"doc_id": "d", "ent_i": ent_i, "attr_i": attr_i, "relation": relation, "distance": abs(ent_i - attr_i),
-                   "nouns_between": 0, "quotes_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red"}
+                   "nouns_between": 0, "quotes_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red",
+                   "attr_conj_lemmas": ""}
 
 
 def test_features_describe_structure_not_the_words():
@@ -85,7 +86,8 @@ def mixed_shard(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
                           "nouns_between": int(rng.integers(0, 6)), "quotes_between": int(rng.integers(0, 2))}
                          | {c: rng.choice(["a", "b", ""]) for c in endmodel.PAIR_COLUMNS}
                          | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS}
-                         | {"ent_lower": "deal", "ent_lemma": "deal", "attr_lemma": rng.choice(["great", "red", "19th"])})
+                         | {"ent_lower": "deal", "ent_lemma": "deal", "attr_lemma": rng.choice(["great", "red", "19th"]),
+                            "attr_conj_lemmas": ""})
     tokens = pd.concat(tokens, ignore_index=True).sample(frac=1, random_state=seed)
     tokens.loc[tokens.index[:4], ["lemma", "dep"]] = np.nan
     cands = pd.DataFrame(cands).sample(frac=1, random_state=seed).reset_index(drop=True)

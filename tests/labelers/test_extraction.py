@@ -843,6 +843,12 @@ def test_a_person_noun_before_a_name_is_a_title_not_an_adjective(parser):
     assert "aunt" not in set(parser.frame("She wrote to her aunt Norris, who was kind.").attr_text)
 
 
+def test_a_naming_verb_before_the_name_it_gives_is_no_adjective(parser):
+    text = "Marianne's preserver, as Margaret, with more elegance than precision, styled Willoughby, called early."
+    assert "styled" not in set(parser.frame(text).attr_text)  # the parser hangs "styled" on the name as amod
+    assert "tired" in set(parser.frame("The tired Willoughby called early.").attr_text)
+
+
 def test_an_adjective_after_the_object_read_as_a_clause_is_an_object_predicate(parser):
     assert parser.pair("Yet his sister found him as agreeable as anybody.", "him", "agreeable")["relation"] == "oprd"
 

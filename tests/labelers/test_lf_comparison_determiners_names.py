@@ -48,6 +48,9 @@ def test_fixed_phrase(parser):
         ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("He is a rear admiral of the white.", "admiral", "rear", NOT_BOUND),
+        ("I give way to you with a very bad grace.", "grace", "bad", NOT_BOUND),  # manner: unwillingly
+        ("He laughed at himself with a very good grace.", "grace", "good", NOT_BOUND),
+        ("She did it with an ill grace.", "grace", "ill", NOT_BOUND),
         ("In the mean time, she went after dinner to show her ring.", "time", "mean", NOT_BOUND),
         ("While you were in the smallest degree wavering, I said nothing.", "degree", "smallest", NOT_BOUND),
         ("The sea, now at high water, was dancing in its glee.", "water", "high", NOT_BOUND),

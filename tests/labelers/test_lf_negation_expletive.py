@@ -78,4 +78,6 @@ def test_weather_it(parser):
         ("It was late and dark.", "It", "late", NOT_BOUND),
         ("The soup was cold.", "soup", "cold", ABSTAIN),
         ("The box was heavy and it was old.", "it", "old", ABSTAIN),
+        ("He drank the coffee. It was hot and bitter.", "It", "hot", ABSTAIN),  # the coffee, not the weather
+        ("We went into the hall; it was crowded and warm.", "it", "warm", ABSTAIN),
     ])
