@@ -566,15 +566,34 @@ def curve_table(results: dict[str, Any], name: str) -> list[str]:
     return lines
 
 
+def curve_line(label: str, record: dict[str, Any]) -> str:
+    """One run's lift-off state and valid margin at every checkpoint, as a list item."""
+    points = ", ".join(f"{p['step']}: {interval_of(p['probes'].get(VALID))}" for p in record["curve"])
+    state = f"lifted off at step {record['lift_off_step']}" if record["lift_off_step"] is not None else "not lifted off"
+    return f"- {label}: {state}; valid margin by step: {points}"
+
+
 def control_lines(results: dict[str, Any]) -> list[str]:
+    return [curve_line(f"{arm} seed {seed}", record)
+            for arm in CONTROLS for seed, record in sorted(arm_runs(results, arm).items())]
+
+
+def pilot_runs(results: dict[str, Any]) -> dict[float, dict[str, Any]]:
+    """The pilot's finished runs by loss weight."""
+    runs = {w: results["runs"].get(Step("pilot", "reg_lm", 0, w).run) for w in PILOT_WEIGHTS}
+    return {w: r for w, r in runs.items() if r is not None}
+
+
+def pilot_lines(results: dict[str, Any]) -> list[str]:
     lines = []
-    for arm in CONTROLS:
-        for seed, record in sorted(arm_runs(results, arm).items()):
-            points = ", ".join(f"{p['step']}: {interval_of(p['probes'].get(VALID))}" for p in record["curve"])
-            state = (f"lifted off at step {record['lift_off_step']}" if record["lift_off_step"] is not None
-                     else "not lifted off")
-            lines.append(f"- {arm} seed {seed}: {state}; valid margin by step: {points}")
-    return lines
+    for weight, record in pilot_runs(results).items():
+        final, head = record["final"]["probes"], record["final"]["register_head"]
+        test = ", ".join(f"{name} {interval_of(final[name])} (swap {final[name]['swap']['accuracy']:.3f})"
+                         for name in final if name != VALID and (final[name] or {}).get("margin"))
+        lines.append(curve_line(f"reg_lm seed 0, weight {weight:g}", record) + f"; at the end {test}; register-head "
+                     f"accuracy {head['accuracy']:.3f} (majority class {head['majority_accuracy']:.3f}), valid "
+                     f"perplexity {record['final']['perplexity']['ppl']:.2f}")
+    return ["", "## Pilot (register loss weight; valid-chapter margin by checkpoint)", "", *lines] if lines else []
 
 
 def interval_of(figures: dict[str, Any] | None) -> str:
@@ -609,9 +628,12 @@ def history_lines(results: dict[str, Any]) -> list[str]:
     return ["", "## History", *lines] if lines else []
 
 
-def pilot_line(pilot: dict[str, Any] | None) -> str:
+def pilot_line(results: dict[str, Any]) -> str:
+    pilot = results.get("pilot")
     if not pilot:
-        return "not chosen yet (the pilot waits for a positive control)"
+        done = len(pilot_runs(results))
+        return (f"not chosen yet (pilot: {done} of {len(PILOT_WEIGHTS)} weights run)" if done
+                else "not chosen yet (the pilot waits for a positive control)")
     margins = "; ".join(f"{w}: {m:+.4f}" for w, m in pilot.get("margins", {}).items())
     return f"{pilot['chosen']:g} ({pilot['by']}{'; valid margins by weight: ' + margins if margins else ''})"
 
@@ -628,9 +650,9 @@ def markdown(results: dict[str, Any]) -> str:
               f"threads), device {machine['device']}, torch {machine['torch']}" if machine
               else "- machine: no run yet"),
              f"- protocol: `{' '.join(protocol['options'])}`; checkpoints every {protocol['save_every']} steps",
-             f"- register loss weight: {pilot_line(results.get('pilot'))}", "",
+             f"- register loss weight: {pilot_line(results)}", "",
              "## Positive controls (valid-chapter probes: margin [pair-bootstrap 95%] by checkpoint)", "",
-             *(control_lines(results) or ["- none run yet"]), *readout_lines(results)]
+             *(control_lines(results) or ["- none run yet"]), *pilot_lines(results), *readout_lines(results)]
     if results["runs"]:
         for name in results["protocol"]["probe_sets"]:
             lines += ["", f"## Probe set {name}", "", levels(results, name), "",

@@ -64,6 +64,18 @@ def test_the_pilot_chooses_the_weight_on_the_valid_margin_and_its_run_is_reg_lm_
     assert rt.Step("control", "pc_readouts", 0, None).run == rt.Step("arms", "ce_readouts", 0, None).run
 
 
+def test_the_report_shows_each_finished_pilot_run_before_the_weight_is_chosen(rt):
+    results = {"runs": {"pc_annotate-s0": record([(0.5, 0.1, 0.9)])}, "arms": {}}
+    assert "waits for a positive control" in rt.pilot_line(results) and rt.pilot_lines(results) == []
+    run = record([(0.01, -0.02, 0.04), (0.054, 0.02, 0.09)]) | {"lift_off_step": 20}
+    run["final"] |= {"register_head": {"accuracy": 0.224, "majority_accuracy": 0.299}, "perplexity": {"ppl": 83.2}}
+    results["runs"][rt.Step("pilot", "reg_lm", 0, 0.1).run] = run
+    assert rt.pilot_line(results) == "not chosen yet (pilot: 1 of 3 weights run)"
+    line = rt.pilot_lines(results)[-1]
+    assert line.startswith("- reg_lm seed 0, weight 0.1: lifted off at step 20; valid margin by step: 10: +0.010")
+    assert "20: +0.054 [+0.020, +0.090]" in line and "accuracy 0.224 (majority class 0.299)" in line
+
+
 def test_arms_named_run_without_a_control_and_a_given_weight_skips_the_pilot(rt):
     results = {"runs": {}, "arms": {}}
     steps = rt.plan(results, ["pc_readouts", "reg_shuffled"], 0.3)
