@@ -806,7 +806,8 @@ def _direct_attachment(adj: Token) -> Attachment:
         dep = "acomp"
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
         or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj) \
-        or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj)
+        or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj) \
+        or _inverted_predicate(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj) or _mistagged_stacked(adj)
@@ -1034,6 +1035,27 @@ def _fronted_depictive(adj: Token) -> Attachment | None:
             return Attachment(-1, "none", "none", concession.i, adj.i)
         return _subject_attachment(adj, concession, "predicative", inner)
     return _subject_attachment(adj, verb, "depictive", subj)
+
+
+INVERTED_DEGREE = frozenset({"little", "much"})
+"""Fronted before an inverted copula, a degree ("so little were they in the habit of", "so much was she
+changed"), not a predicate (``_inverted_predicate``)."""
+
+
+def _inverted_predicate(adj: Token) -> Attachment | None:
+    """"Great was their surprise", "So great was his joy", "forlorn must be the sinking", "Various as were the
+    tempers": a predicate fronted before its copula, which the parser takes for the subject or for a
+    complement with no subject; the noun after the copula (its attr, or a second subject) is what it
+    describes. None for other adjectives."""
+    verb = adj.head
+    if adj.dep_ not in ("nsubj", "acomp") or adj.lower_ in INVERTED_DEGREE or verb.lemma_ not in COPULA \
+            or not adj.i < verb.i \
+            or any(c.dep_ != "advmod" for c in adj.lefts) \
+            or (adj.dep_ == "acomp" and any(c.dep_ in SUBJECT_DEPS for c in verb.lefts)):
+        return None  # an acomp before its copula with a subject there is no inversion ("he, so happy, was")
+    subj = next((c for c in verb.rights if c.dep_ in ("attr", *SUBJECT_DEPS) and c.pos_ in ("NOUN", "PROPN", "PRON")),
+                None)
+    return None if subj is None else _subject_attachment(adj, verb, "predicative", _noun_head(subj))
 
 
 def _concession(adj: Token, subj: Token) -> Token | None:

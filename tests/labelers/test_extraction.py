@@ -633,6 +633,16 @@ def test_a_fronted_adjective_phrase_describes_the_subject_after_it(parser):
     assert row["relation"] == "predicative"  # a concession: the as-clause's subject
 
 
+def test_a_predicate_fronted_before_its_copula_describes_the_noun_after_it(parser):
+    text = "She came in, and great was their surprise."  # the parser makes "great" the subject of "was"
+    assert parser.pair(text, "surprise", "great")["relation"] == "predicative"
+    assert parser.pair("So great was his joy that he wept.", "joy", "great")["relation"] == "predicative"
+    text = "Various as were the tempers in the house, he pleased them all."
+    assert parser.pair(text, "tempers", "Various")["relation"] == "predicative"
+    text = "But so little were they in the habit of attending to such matters, that they said nothing."
+    assert "predicative" not in set(parser.frame(text).query("attr_text == 'little'").relation)  # a degree
+
+
 def test_a_participle_clause_after_a_comma_takes_the_clause_subject(parser):
     text = "Mr. Frank Churchill still declined it, looking as serious as he could."
     assert parser.pair(text, "Churchill", "serious")["relation"] == "predicative"
