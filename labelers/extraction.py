@@ -293,7 +293,7 @@ def is_attribute(tok: Token) -> bool:
     if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
             or _quantifier_part(tok) or _kin_title(tok) or _induced(tok) or _naming_verb(tok):
         return False
-    if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok):
+    if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok) or _inverted_initial_adjective(tok):
         return True
     if tok.tag_ in ("VBN", "VBG") and (tok.dep_ in PARTICIPLE_DEPS or _prenominal_conjunct(tok)) \
             and not _caused_feeling(tok):
@@ -389,6 +389,15 @@ def _mistagged_adjective(tok: Token) -> bool:
     return (tok.dep_ in MISTAGGED_PREDICATE_DEPS and head.i < tok.i and head.pos_ in ("VERB", "AUX")
             and head.lemma_ in PREDICATE_VERBS
             and not any(c.dep_ in ("det", "poss", "nummod", "compound", "amod") for c in tok.children))
+
+
+def _inverted_initial_adjective(tok: Token) -> bool:
+    """A sentence's first word read as a name, subject of a copula, that English only ever uses as an
+    adjective, before an inverted copula with its noun after it ("Happy is the man who ...", "Happy was the
+    day she praised them"): the predicate of ``_inverted_predicate``."""
+    if tok.pos_ != "PROPN" or tok.dep_ != "nsubj" or not tok.is_sent_start or tok.lower_ not in load_adjective_forms():
+        return False
+    return _inverted_predicate(tok) is not None
 
 
 def _mistagged_stacked(tok: Token) -> Token | None:

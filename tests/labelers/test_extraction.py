@@ -639,6 +639,7 @@ def test_a_predicate_fronted_before_its_copula_describes_the_noun_after_it(parse
     assert parser.pair("So great was his joy that he wept.", "joy", "great")["relation"] == "predicative"
     text = "Various as were the tempers in the house, he pleased them all."
     assert parser.pair(text, "tempers", "Various")["relation"] == "predicative"
+    assert parser.pair("Happy is the man who finds wisdom.", "man", "Happy")["relation"] == "predicative"  # a PROPN
     text = "But so little were they in the habit of attending to such matters, that they said nothing."
     assert "predicative" not in set(parser.frame(text).query("attr_text == 'little'").relation)  # a degree
 
