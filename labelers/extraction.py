@@ -720,7 +720,7 @@ def find_subject(verb: Token) -> Token | None:
             return subj
         if _clause_as_subject(verb):
             return None
-        if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb)) and verb.head is not verb:
+        if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb) or _bare_than(verb)) and verb.head is not verb:
             verb = verb.head
         else:
             return None
@@ -746,6 +746,14 @@ def _supplementive(verb: Token) -> bool:
     clause's (not a past participle's, which the parser as often hangs on the wrong clause)."""
     return (verb.dep_ == "advcl" and verb.tag_ == "VBG" and verb.head.i < verb.i
             and verb.doc[verb.i - 1].text == "," and not any(c.dep_ in CLAUSE_DEPS for c in verb.children))
+
+
+def _bare_than(verb: Token) -> bool:
+    """A bare infinitive after "than" with no subject of its own ("did nothing worse than look cold", "chose
+    to wait rather than appear eager"): its understood subject is the clause's it compares with."""
+    return (verb.tag_ == "VB" and verb.dep_ == "advcl" and verb.head.i < verb.i
+            and any(c.dep_ == "mark" and c.lower_ == "than" for c in verb.children)
+            and not any(c.dep_ in ("aux", "auxpass", *SUBJECT_DEPS) for c in verb.children))
 
 
 def _object(verb: Token) -> Token | None:

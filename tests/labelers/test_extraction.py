@@ -633,6 +633,12 @@ def test_a_fronted_adjective_phrase_describes_the_subject_after_it(parser):
     assert row["relation"] == "predicative"  # a concession: the as-clause's subject
 
 
+def test_a_bare_infinitive_after_than_takes_the_subject_it_compares_with(parser):
+    text = "Elizabeth did nothing worse than look cold and unconcerned."
+    assert parser.pair(text, "Elizabeth", "cold")["relation"] == "predicative"
+    assert parser.pair("He chose to wait rather than appear eager.", "He", "eager")["relation"] == "predicative"
+
+
 def test_a_predicate_fronted_before_its_copula_describes_the_noun_after_it(parser):
     text = "She came in, and great was their surprise."  # the parser makes "great" the subject of "was"
     assert parser.pair(text, "surprise", "great")["relation"] == "predicative"
