@@ -1,0 +1,97 @@
+"""Can the end model overrule the votes where majority vote is wrong? A sweep on the dev sets only.
+
+Majority vote's gold errors lie almost all on candidates whose LFs agree (label_quality.md, headroom table),
+so no aggregator of the votes can gain much there; the end model is the one step that can overrule a
+unanimous vote. This fits it (labelers/endmodel.py, the stage's features and noise-aware loss) with each
+inverse L2 strength C and each source of soft labels (the LabelModel's, as the stage does, and majority
+vote's, ties at 0.5) on the train split of the run, and scores passage-level bindings against majority vote
+on the dev gold only: the Austen valid chapters, the train-chapter dev set and, with --factbook-run, the
+Factbook dev half (the test halves stay for label_quality.py, once per change).
+
+    OMP_WAIT_POLICY=PASSIVE python benchmarks/endmodel_sweep.py --run runs/default --factbook-run runs/factbook
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import label_quality as lq
+from bench_common import machine_info
+from labelers import endmodel
+from labelers.aggregation import majority_class_balance, majority_proba
+from labelers.labels import ABSTAIN
+from labelers.report.gold import default_gold_paths, load_gold, passage_rows
+from labelers.report.metrics import prf
+from pipeline.core.io import write_json, write_text
+
+ROOT = lq.ROOT
+C_VALUES = (0.05, 0.2, 1.0, 5.0)
+"""1.0 is the stage's default (EndModelConfig.C)."""
+
+
+def dev_tables(run: Path, factbook: bool):
+    docs, cands, L, train, X, _ = lq.load_matrix(run)
+    if factbook:
+        return L, train, X, {"factbook-dev": passage_rows(load_gold([lq.FACTBOOK_GOLD / "dev.jsonl"], docs), cands)}
+    regions = passage_rows(load_gold(default_gold_paths(ROOT / "data/gold"), docs), cands)
+    split_of = dict(zip(docs["doc_id"], docs["split"]))
+    valid = regions[regions["doc_id"].map(split_of) == "valid"]
+    return L, train, X, {"valid": valid, "train-dev": passage_rows(load_gold([lq.TRAIN_DEV_GOLD], docs), cands)}
+
+
+def sweep(run: Path, factbook: bool) -> list[dict]:
+    L, train, X, tables = dev_tables(run, factbook)
+    p_mv = majority_proba(L)
+    p_lm, _ = lq.snorkel(L, train, majority_class_balance(p_mv[train]), 1.0)
+    voted = train & (L != ABSTAIN).any(axis=1)
+    rng, rows = np.random.default_rng(0), []
+    for labels, p_train in (("label_model", p_lm), ("majority_vote", p_mv)):
+        for C in C_VALUES:
+            fitted = endmodel.fit(X[voted], p_train[voted], endmodel.EndModelConfig(C=C))
+            p = endmodel.predict(fitted, X)
+            for split, table in tables.items():
+                y, base = table["y"].to_numpy(), lq.on_gold(p_mv, table)
+                pred = lq.on_gold(p, table)
+                rows.append({"split": split, "labels": labels, "C": C, **prf(pred, y),
+                             "majority_f1": prf(base, y)["f1"],
+                             "overruled": int((pred != base).sum()), "overruled_right": int(((pred != base) & (pred == y)).sum()),
+                             "f1_minus_majority_ci": lq.f1_gap(pred, base, y, table["doc_id"].to_numpy(), rng)})
+    return rows
+
+
+def markdown(results: dict) -> str:
+    lines = ["# End model sweep: inverse L2 strength and label source, against majority vote on dev gold", "",
+             f"- date: {results['date']}", f"- command: `{results['command']}`",
+             f"- machine: {results['machine']['cpu']} ({results['machine']['cpus']} CPUs)", "",
+             "Passage-level bindings. Overruled: gold rows where the end model's decision differs from majority "
+             "vote's (right: of those, the end model is right).", "",
+             "| split | labels | C | precision | recall | F1 | F1 - majority [95% CI, passages resampled] | overruled (right) |",
+             "|---|---|---:|---:|---:|---:|---|---|"]
+    for r in results["rows"]:
+        lo, hi = r["f1_minus_majority_ci"]
+        lines.append(f"| {r['split']} | {r['labels']} | {r['C']} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} "
+                     f"| {r['f1'] - r['majority_f1']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['overruled']} ({r['overruled_right']}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", type=Path, default=ROOT / "runs/default")
+    parser.add_argument("--factbook-run", type=Path, default=None, help="a run of data/factbook (omitted: Austen only)")
+    parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/endmodel_sweep.json")
+    args = parser.parse_args()
+    rows = sweep(args.run, False) + (sweep(args.factbook_run, True) if args.factbook_run else [])
+    results = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
+               "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
+               "run": lq.shown_run(args.run), "rows": rows}
+    write_json(args.results, results)
+    write_text(args.results.with_suffix(".md"), markdown(results))
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()
