@@ -168,10 +168,13 @@ def train(config: TrainConfig, out: Path, resume: bool = False,
                         "a new --out")
     distributed.check_batch(world, config.optim.batch_size)
     device = distributed.join(world, pick_device(config.run.device))
+    finished = False
     try:
-        return _train(config, out, resume, world, device, assertions)
+        records = _train(config, out, resume, world, device, assertions)
+        finished = True
+        return records
     finally:
-        distributed.leave(world)
+        distributed.leave(world, finished)
 
 
 def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device,

@@ -80,12 +80,17 @@ def train(
                                                 lr_schedule, stop_at_solve)
     records = run_training(load_config(TrainConfig, config, overrides), out, resume=resume,
                            assertions=load_assertions)
-    if not distributed.world_from_env().main:
-        return
+    world = distributed.world_from_env()
+    if world.main:
+        show(records, out, out / READOUTS)
+    distributed.end_rank(world)
+
+
+def show(records: list[dict], out: Path, readouts: Path) -> None:
+    """The finished run's last metrics and, when it trained with readouts, their share and no-context prior."""
     last = records[-1] if records else {}
     shown = ", ".join(f"{k} {last[k]:.4g}" for k in ("loss", "eval_loss", "answer_acc", "reg_acc") if k in last)
     Console().print(f"trained to step {last.get('step', 0)} in {out}: {shown}", highlight=False)
-    readouts = out / READOUTS
     if readouts.exists():
         found = json.loads(readouts.read_text(encoding="utf-8"))
         prior = found["prior"]
