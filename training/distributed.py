@@ -55,13 +55,8 @@ def join(world: World, device: torch.device) -> torch.device:
     return device
 
 
-def leave(world: World, finished: bool) -> None:
-    """Leave the process group; a ``finished`` rank first waits for the others, so no rank closes its
-    connections while rank 0 still evaluates and saves. A rank leaving on an exception does not wait: its
-    peers may never reach the barrier."""
+def leave(world: World) -> None:
     if world.size > 1 and dist.is_initialized():
-        if finished:
-            dist.barrier()
         dist.destroy_process_group()
 
 

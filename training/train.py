@@ -168,13 +168,10 @@ def train(config: TrainConfig, out: Path, resume: bool = False,
                         "a new --out")
     distributed.check_batch(world, config.optim.batch_size)
     device = distributed.join(world, pick_device(config.run.device))
-    finished = False
     try:
-        records = _train(config, out, resume, world, device, assertions)
-        finished = True
-        return records
+        return _train(config, out, resume, world, device, assertions)
     finally:
-        distributed.leave(world, finished)
+        distributed.leave(world)
 
 
 def _train(config: TrainConfig, out: Path, resume: bool, world: World, device: torch.device,
