@@ -514,6 +514,28 @@ def arms_table(results: dict[str, Any], name: str) -> list[str]:
     return lines
 
 
+def probe_set_order(results: dict[str, Any]) -> list[str]:
+    """The probe sets, valid first, in the same order whether the protocol came from this call or the JSON."""
+    return sorted(results["protocol"]["probe_sets"], key=lambda name: (name != VALID, name))
+
+
+def summary_table(results: dict[str, Any]) -> list[str]:
+    """One row per arm (in ARMS's order), mean over seeds [t-interval]: margin and swap-test accuracy on each
+    probe set (valid first), the register heads against the majority class, perplexity. README.md carries this
+    table, and a test holds it to the committed results."""
+    sets, found = probe_set_order(results), results["aggregate"]["arms"]
+    majority = next((e["register_head"]["majority_accuracy"]["mean"] for e in found.values()), None)
+    lines = ["| arm | seeds | " + " | ".join(f"{n} margin | {n} swap" for n in sets)
+             + f" | register head acc (majority {majority:.3f}) | valid ppl |", "|---|---|" + "---|---|" * len(sets) + "---|---|"]
+    for arm in (a for a in ARMS if a in found):
+        entry = found[arm]
+        cells = [f"{fmt(entry.get(n, {}).get('margin'))} | {fmt(entry.get(n, {}).get('swap'))}" for n in sets]
+        lines.append(f"| {arm} | {len(arm_runs(results, arm))} | " + " | ".join(cells)
+                     + f" | {fmt(entry['register_head']['accuracy']) if ARMS[arm].register else '-'} | "
+                     f"{fmt(entry['ppl_valid'], 2)} |")
+    return lines
+
+
 def model_table(results: dict[str, Any]) -> list[str]:
     """What does not depend on the probes: the register heads (the manipulation check), perplexity, speed."""
     split = next(iter(results["runs"].values()))["final"]["register_head"]["split"]
@@ -654,7 +676,8 @@ def markdown(results: dict[str, Any]) -> str:
              "## Positive controls (valid-chapter probes: margin [pair-bootstrap 95%] by checkpoint)", "",
              *(control_lines(results) or ["- none run yet"]), *pilot_lines(results), *readout_lines(results)]
     if results["runs"]:
-        for name in results["protocol"]["probe_sets"]:
+        lines += ["", "## Summary (README.md's table; swap-test random level 0.25)", "", *summary_table(results)]
+        for name in probe_set_order(results):
             lines += ["", f"## Probe set {name}", "", levels(results, name), "",
                       "Each cell: mean over seeds [95% t-interval across seeds, from 2 seeds on].", "",
                       *arms_table(results, name), "", "By stratum:", "", *strata_table(results, name)]
@@ -664,7 +687,7 @@ def markdown(results: dict[str, Any]) -> str:
             lines += ["", "## Paired differences (per pair / item, averaged over the common seeds; 95% interval from "
                       "resampling probe pairs)", ""]
             for gap, found in gaps.items():
-                for name in results["protocol"]["probe_sets"]:
+                for name in probe_set_order(results):
                     entry = found.get(name, {})
                     lines.append(f"- {gap} (seeds {', '.join(map(str, found['seeds']))}), {name}: margin "
                                  f"{interval(entry.get('margin'))}, swap acc {interval(entry.get('swap'))}")

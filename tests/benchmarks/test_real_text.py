@@ -220,3 +220,14 @@ def test_parallel_runs_each_folder_once_at_most_n_at_a_time_and_records_every_ar
     assert results["arms"]["pc_readouts"] == {"0": "ce_readouts-s0"}
     assert {a: sorted(v) for a, v in results["arms"].items() if a != "pc_readouts"} == {
         "ce_readouts": ["0", "1", "2"], "reg_lm": ["0", "1", "2"]}
+
+
+def test_readme_carries_the_committed_grid_summary(rt):
+    """README.md's real-text table is the committed results' summary table, line for line (rerun
+    `benchmarks/real_text.py --report-only ...` and copy it after each run)."""
+    root = BENCH.parent
+    results = json.loads((root / "benchmarks/results/real_text_d256_grid.json").read_text())
+    readme = [line.strip() for line in (root / "README.md").read_text().splitlines()]
+    table = rt.summary_table(results)
+    start = readme.index(table[0])
+    assert readme[start:start + len(table)] == table
