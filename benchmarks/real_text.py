@@ -470,6 +470,10 @@ def paired_gap(results: dict[str, Any], sets: dict[str, list[Probe]], arm: str, 
     return found
 
 
+GAPS = (("reg_lm", "reg_shuffled"), ("reg_lm", "ce_readouts"), ("annotate", "ce_readouts"))
+"""Paired differences (arm, base) the results report, arm 2 minus arm 3 (the registers' own test) first."""
+
+
 def aggregate(results: dict[str, Any], sets: dict[str, list[Probe]], results_path: Path) -> dict[str, Any]:
     table = {}
     for arm in ARMS:
@@ -483,8 +487,7 @@ def aggregate(results: dict[str, Any], sets: dict[str, list[Probe]], results_pat
         entry["ppl_valid"] = summarize_seeds([r["final"]["perplexity"]["ppl"] for r in runs])
         entry["tokens_per_s"] = summarize_seeds([r["tokens_per_s"] for r in runs])
         table[arm] = entry
-    gaps = {f"{a} - {b}": paired_gap(results, sets, a, b, results_path)
-            for a, b in (("reg_lm", "reg_shuffled"), ("reg_lm", "ce_readouts"), ("annotate", "ce_readouts"))}
+    gaps = {f"{a} - {b}": paired_gap(results, sets, a, b, results_path) for a, b in GAPS}
     return {"arms": table, "gaps": {k: v for k, v in gaps.items() if v}}
 
 
@@ -533,6 +536,18 @@ def summary_table(results: dict[str, Any]) -> list[str]:
         lines.append(f"| {arm} | {len(arm_runs(results, arm))} | " + " | ".join(cells)
                      + f" | {fmt(entry['register_head']['accuracy']) if ARMS[arm].register else '-'} | "
                      f"{fmt(entry['ppl_valid'], 2)} |")
+    return lines
+
+
+def paired_table(results: dict[str, Any]) -> list[str]:
+    """One row per paired difference (arm 2 - arm 3 first): the margin difference per probe set with its
+    pair-bootstrap interval, over the seeds both arms have. README.md carries it beside summary_table."""
+    sets = probe_set_order(results)
+    lines = ["| difference | seeds | " + " | ".join(f"{n} margin" for n in sets) + " |", "|---|---|" + "---|" * len(sets)]
+    gaps = results["aggregate"]["gaps"]
+    for gap, found in ((g, gaps[g]) for g in (f"{a} - {b}" for a, b in GAPS) if g in gaps):
+        lines.append(f"| {gap} | {', '.join(map(str, found['seeds']))} | "
+                     + " | ".join(interval(found.get(n, {}).get("margin")) for n in sets) + " |")
     return lines
 
 
@@ -676,7 +691,8 @@ def markdown(results: dict[str, Any]) -> str:
              "## Positive controls (valid-chapter probes: margin [pair-bootstrap 95%] by checkpoint)", "",
              *(control_lines(results) or ["- none run yet"]), *pilot_lines(results), *readout_lines(results)]
     if results["runs"]:
-        lines += ["", "## Summary (README.md's table; swap-test random level 0.25)", "", *summary_table(results)]
+        lines += ["", "## Summary (README.md's tables; swap-test random level 0.25)", "", *summary_table(results), "",
+                  *paired_table(results)]
         for name in probe_set_order(results):
             lines += ["", f"## Probe set {name}", "", levels(results, name), "",
                       "Each cell: mean over seeds [95% t-interval across seeds, from 2 seeds on].", "",

@@ -223,11 +223,11 @@ def test_parallel_runs_each_folder_once_at_most_n_at_a_time_and_records_every_ar
 
 
 def test_readme_carries_the_committed_grid_summary(rt):
-    """README.md's real-text table is the committed results' summary table, line for line (rerun
-    `benchmarks/real_text.py --report-only ...` and copy it after each run)."""
+    """README.md's real-text tables are the committed results' summary and paired tables, line for line
+    (rerun `benchmarks/real_text.py --report-only ...` and copy them after each run)."""
     root = BENCH.parent
     results = json.loads((root / "benchmarks/results/real_text_d256_grid.json").read_text())
     readme = [line.strip() for line in (root / "README.md").read_text().splitlines()]
-    table = rt.summary_table(results)
-    start = readme.index(table[0])
-    assert readme[start:start + len(table)] == table
+    for table in (rt.summary_table(results), rt.paired_table(results)):
+        start = readme.index(table[0])
+        assert readme[start:start + len(table)] == table
