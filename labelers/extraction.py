@@ -36,7 +36,9 @@ Definitions (all heuristic, documented here and in the README):
   a past verb the tagger reads as an adjective of its object ("in 1988 permanently relinquished Jordanian
   claims": ``_misread_verb``), an adjective grading the next adjective ("real pretty":
   ``_grades_adjective``), unless both stand before their noun ("a long awkward passage": ``_stacked_on``,
-  attached as the next adjective is).
+  attached as the next adjective is). A hyphenated rank compound ("first-rate abilities", "second-class")
+  is one attribute, lemma "first-rate", on its first token, and its noun ("rate") is no mention
+  (``_rank_compound``): a quality, where a bare ordinal is determiner-like.
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -245,6 +247,8 @@ def mention_kind(tok: Token) -> str | None:
         if _mistagged_adjective(tok):
             return None
         if tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i:
+            return None
+        if tok.i >= 2 and _rank_compound(tok.doc[tok.i - 2]) == tok:  # "rate" in "first-rate"
             return None
         return "noun"
     if tok.pos_ == "PROPN":
@@ -638,10 +642,28 @@ def _absolute_with(tok: Token) -> Token | None:
     return None
 
 
+RANK_WORDS = frozenset({"first", "second", "third"})
+RANK_NOUNS = frozenset({"rate", "class"})
+
+
+def _rank_compound(tok: Token) -> Token | None:
+    """The second part of a hyphenated rank compound that ``tok`` begins ("first-rate abilities",
+    "second-class"): a quality adjective as a whole, not an ordinal, and its noun no mention."""
+    doc = tok.doc
+    if tok.lower_ not in RANK_WORDS or tok.i + 2 >= len(doc) or tok.whitespace_:
+        return None
+    dash, part = doc[tok.i + 1], doc[tok.i + 2]
+    return part if dash.text == "-" and not dash.whitespace_ and part.lower_ in RANK_NOUNS else None
+
+
 def attribute_lemma(tok: Token) -> str:
-    """An adjective's lemma (lower case); a participle keeps its word form ('seated', 'tarred')."""
+    """An adjective's lemma (lower case); a participle keeps its word form ('seated', 'tarred'); a rank
+    compound is one word ('first-rate', so the ordinal guards do not take it for a determiner)."""
     if tok.pos_ in ("VERB", "AUX", "PROPN"):
         return tok.lower_
+    part = _rank_compound(tok)
+    if part is not None:
+        return f"{tok.lower_}-{part.lower_}"
     return LEMMA_FIXES.get(tok.lower_, tok.lemma_.lower())
 
 

@@ -74,7 +74,18 @@ def test_determiner_like(parser):
         ("It happened in the 19th century and in its twelfth year.", "year", "twelfth", NOT_BOUND),
         ("She came on the following day.", "day", "following", NOT_BOUND),
         ("The young girl came home.", "girl", "young", ABSTAIN),
+        # a rank compound is a quality, not an ordinal
+        ("He was a man of first-rate abilities.", "abilities", "first", ABSTAIN),
+        ("The first-class carriage was full.", "carriage", "first", ABSTAIN),
     ])
+
+
+def test_rank_compound_is_one_attribute_and_its_noun_no_mention(parser):
+    row = parser.pair("Harriet has some first-rate qualities.", "qualities", "first")
+    assert (row["attr_lemma"], row["relation"]) == ("first-rate", "amod")
+    nominal = parser.frame("She fell in with the second-rate and third-rate of Highbury.")
+    assert "rate" not in set(nominal["ent_text"])
+    assert parser.pair("It was the first time.", "time", "first")["attr_lemma"] == "first"
 
 
 def test_determiner_attributive(parser):
