@@ -7,8 +7,9 @@ inverse L2 strength C and each source of soft labels (the LabelModel's, as the s
 vote's, ties at 0.5) and each feature set (the stage's structural features, and those plus spaCy's contextual
 token vectors of the entity and the adjective: the 96-float output of the pipeline's tok2vec, recomputed
 here over the run's own tokens and standardised per column, scaled by VECTOR_SCALE) on the train split of
-the run, and scores passage-level bindings against majority vote on the dev gold only: the Austen valid chapters, the train-chapter dev set and, with --factbook-run, the
-Factbook dev half (the test halves stay for label_quality.py, once per change).
+the run, and scores passage-level bindings against majority vote on the dev gold only: the Austen valid
+chapters, the train-chapter dev set and, with --factbook-run, the Factbook dev half (the test halves stay
+for label_quality.py, once per change).
 
     OMP_WAIT_POLICY=PASSIVE python benchmarks/endmodel_sweep.py --run runs/default --factbook-run runs/factbook
 """
@@ -49,11 +50,12 @@ def contextual_vectors(run: Path, cands: pd.DataFrame) -> sparse.csr_matrix:
     tok2vec = nlp.get_pipe("tok2vec")
     tokens = read_parquet(run / S.TOKENS)
     where = cands.groupby("doc_id", sort=False).indices
+    ent_i, attr_i = cands["ent_i"].to_numpy(), cands["attr_i"].to_numpy()
     ends = np.zeros((len(cands), 2 * tok2vec.model.get_dim("nO")), np.float32)
     for doc_id, rows in tokens.groupby("doc_id", sort=False):
         if doc_id in where:
             idx, tensor = where[doc_id], tok2vec(doc_from_rows(nlp.vocab, rows)).tensor
-            ends[idx] = np.hstack([tensor[cands["ent_i"].to_numpy()[idx]], tensor[cands["attr_i"].to_numpy()[idx]]])
+            ends[idx] = np.hstack([tensor[ent_i[idx]], tensor[attr_i[idx]]])
     return sparse.csr_matrix(ends / (ends.std(axis=0, keepdims=True) + 1e-6) * VECTOR_SCALE)
 
 

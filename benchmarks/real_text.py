@@ -522,6 +522,12 @@ def probe_set_order(results: dict[str, Any]) -> list[str]:
     return sorted(results["protocol"]["probe_sets"], key=lambda name: (name != VALID, name))
 
 
+def ordered_gaps(results: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The paired differences the results hold, in GAPS's order (the JSON's key order is alphabetical)."""
+    gaps = results["aggregate"]["gaps"]
+    return [(name, gaps[name]) for name in (f"{a} - {b}" for a, b in GAPS) if name in gaps]
+
+
 def summary_table(results: dict[str, Any]) -> list[str]:
     """One row per arm (in ARMS's order), mean over seeds [t-interval]: margin and swap-test accuracy on each
     probe set (valid first), the register heads against the majority class, perplexity. README.md carries this
@@ -544,8 +550,7 @@ def paired_table(results: dict[str, Any]) -> list[str]:
     pair-bootstrap interval, over the seeds both arms have. README.md carries it beside summary_table."""
     sets = probe_set_order(results)
     lines = ["| difference | seeds | " + " | ".join(f"{n} margin" for n in sets) + " |", "|---|---|" + "---|" * len(sets)]
-    gaps = results["aggregate"]["gaps"]
-    for gap, found in ((g, gaps[g]) for g in (f"{a} - {b}" for a, b in GAPS) if g in gaps):
+    for gap, found in ordered_gaps(results):
         lines.append(f"| {gap} | {', '.join(map(str, found['seeds']))} | "
                      + " | ".join(interval(found.get(n, {}).get("margin")) for n in sets) + " |")
     return lines
@@ -698,11 +703,11 @@ def markdown(results: dict[str, Any]) -> str:
                       "Each cell: mean over seeds [95% t-interval across seeds, from 2 seeds on].", "",
                       *arms_table(results, name), "", "By stratum:", "", *strata_table(results, name)]
         lines += ["", "## Register heads, perplexity, speed (mean over seeds [t-interval])", "", *model_table(results)]
-        gaps = results["aggregate"]["gaps"]
+        gaps = ordered_gaps(results)
         if gaps:
             lines += ["", "## Paired differences (per pair / item, averaged over the common seeds; 95% interval from "
                       "resampling probe pairs)", ""]
-            for gap, found in gaps.items():
+            for gap, found in gaps:
                 for name in probe_set_order(results):
                     entry = found.get(name, {})
                     lines.append(f"- {gap} (seeds {', '.join(map(str, found['seeds']))}), {name}: margin "
