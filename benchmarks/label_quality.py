@@ -136,18 +136,34 @@ def vote_patterns(L: np.ndarray) -> np.ndarray:
     return np.where(bound & other, "conflict", np.where(bound | other, "unanimous", "none"))
 
 
+def pattern_oracle(keys: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each row predicted as the gold majority of the rows that share its key (its whole vote vector): fitted
+    on the gold it is scored on, so its F1 bounds every aggregator of these votes from above, those that
+    overrule unanimous votes included (a tie predicts NOT_BOUND).
+
+    >>> pattern_oracle(np.array(["a", "a", "a", "b", "b"]), np.array([1, 1, 0, 1, 0])).tolist()
+    [True, True, True, False, False]
+    """
+    return pd.Series(y).groupby(keys).transform("mean").to_numpy() > 0.5
+
+
 def headroom(L: np.ndarray, p_mv: np.ndarray, tables: dict[str, pd.DataFrame]) -> list[dict]:
-    """Where majority vote's gold errors lie, by the candidate's vote pattern, and the F1 of an oracle that
-    gets every conflicting candidate right and keeps the rest as voted: the most any aggregator that follows
-    unanimous votes can gain over majority vote (errors on unanimous rows need other LFs or the end model)."""
+    """Where majority vote's gold errors lie, by the candidate's vote pattern; the F1 of an oracle that
+    gets every conflicting candidate right and keeps the rest as voted (the most any aggregator that follows
+    unanimous votes can gain over majority vote); and that of the pattern oracle (pattern_oracle: the most
+    any function of the votes can reach). Errors beyond the latter need other LFs or the end model."""
     patterns, out = vote_patterns(L), []
+    keys = np.array([row.tobytes() for row in L], dtype=object)
     for (split, kind), table in tables.items():
         rows, y = table["row"].to_numpy(), table["y"].to_numpy().astype(bool)
         pred = on_gold(p_mv, table)
         pattern = np.where(rows >= 0, patterns[np.maximum(rows, 0)], "no candidate")
         wrong = pred != y
         oracle = np.where(pattern == "conflict", y, pred)
+        # no candidate: no vote vector, and nothing any aggregator can accept
+        best = pattern_oracle(np.where(rows >= 0, keys[np.maximum(rows, 0)], b""), y) & (rows >= 0)
         out.append({"split": split, "gold": kind, "majority_f1": prf(pred, y)["f1"], "conflict_oracle_f1": prf(oracle, y)["f1"],
+                    "pattern_oracle_f1": prf(best, y)["f1"],
                     "errors": {name: {"false_positive": int((wrong & pred & (pattern == name)).sum()),
                                       "false_negative": int((wrong & ~pred & (pattern == name)).sum()),
                                       "rows": int((pattern == name).sum())}
@@ -223,14 +239,17 @@ def markdown(results: dict) -> str:
                      f"| {r['f1_minus_majority']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['brier']:.3f} | {r['accepted_share']:.3f} |")
     lines += ["", "Headroom for aggregation: majority vote's gold errors (false positives / false negatives) by the "
               "candidate's vote pattern, and the F1 of an oracle that gets every conflicting candidate right and keeps "
-              "the rest as voted (the most an aggregator that follows unanimous votes can reach).", "",
-              "| split | gold | majority F1 | conflict-oracle F1 | unanimous rows: FP / FN | conflict rows: FP / FN "
-              "| no vote: FP / FN | no candidate: FN |", "|---|---|---:|---:|---|---|---|---:|"]
+              "the rest as voted (the most an aggregator that follows unanimous votes can reach), and the F1 of the "
+              "pattern oracle, which predicts each candidate as the gold majority of the gold rows with its exact "
+              "vote vector (fitted on the rows it scores: the most any aggregator of these votes can reach).", "",
+              "| split | gold | majority F1 | conflict-oracle F1 | pattern-oracle F1 | unanimous rows: FP / FN "
+              "| conflict rows: FP / FN | no vote: FP / FN | no candidate: FN |", "|---|---|---:|---:|---:|---|---|---|---:|"]
     for h in results["headroom"] + results.get("factbook", {}).get("headroom", []):
         e = h["errors"]
         cells = [f"{e[k]['false_positive']} / {e[k]['false_negative']} (of {e[k]['rows']:,})"
                  for k in ("unanimous", "conflict", "none")]
         lines.append(f"| {h['split']} | {h['gold']} | {h['majority_f1']:.3f} | {h['conflict_oracle_f1']:.3f} | "
+                     f"{h['pattern_oracle_f1']:.3f} | "
                      + " | ".join(cells) + f" | {e['no candidate']['false_negative']} |")
     models = [k for k in results["lfs_diagnosis"][0] if k.startswith("est_")]
     lines += ["", "Per LF: coverage of all candidates, precision on the valid gold pairs it votes on, and each model's "
