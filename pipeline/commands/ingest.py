@@ -192,15 +192,40 @@ def passages(text: str, limit: int, unwrap: bool) -> list[str]:
     return _pack((piece for para in paragraphs(text, unwrap) for piece in _pieces(para, limit)), limit, "\n\n")
 
 
+def unit_hash(unit: str, config: IngestConfig) -> float:
+    """The unit's salted hash as a number in [0, 1)."""
+    digest = hashlib.sha256(f"{config.split_seed}\x00{unit}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
 def assign_split(unit: str, config: IngestConfig) -> str:
     """Deterministic split of one unit (a chapter or a whole document) by a salted hash."""
-    digest = hashlib.sha256(f"{config.split_seed}\x00{unit}".encode()).digest()
-    u = int.from_bytes(digest[:8], "big") / 2**64
+    u = unit_hash(unit, config)
     if u < config.valid_fraction:
         return "valid"
     if u < config.valid_fraction + config.test_fraction:
         return "test"
     return "train"
+
+
+def fill_empty_splits(splits: dict[str, str], config: IngestConfig) -> dict[str, str]:
+    """Units moved from train so that neither held-out split with a fraction above 0 is empty: on a small
+    corpus the hash alone can leave one so (8 chapters at 0.2 / 0.2: no test chapter, nothing to probe).
+    Each empty split takes the train unit of lowest hash, while train keeps two units; with fewer units
+    nothing moves. A corpus whose splits are all filled by the hash (the bundled one) is unchanged.
+
+    >>> cfg = IngestConfig(valid_fraction=0.2, test_fraction=0.2, split_seed="s")
+    >>> fill_empty_splits({"a": "train", "b": "valid", "c": "train", "d": "train"}, cfg)
+    {'d': 'test'}
+    >>> fill_empty_splits({"a": "train", "b": "valid"}, cfg)
+    {}
+    """
+    moved = {}
+    for split, fraction in (("valid", config.valid_fraction), ("test", config.test_fraction)):
+        train = sorted((u for u, s in splits.items() if s == "train"), key=lambda u: unit_hash(u, config))
+        if fraction > 0 and split not in splits.values() and len(train) > 2:
+            splits[train[0]] = moved[train[0]] = split
+    return moved
 
 
 def source_label(path: Path, corpus: str) -> str:
@@ -240,6 +265,8 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
                 skips.add("oversized", f"{source} ({len(text):,} chars)")
                 continue
             for label, unit_text in split_units(text):
+                if not unit_text.strip():
+                    continue  # e.g. no front matter before the first heading: a unit with no text has no split
                 unit = f"{source}#{label}" if label else source
                 split = unit_splits.setdefault(unit, assign_split(unit, config))
                 rows += unit_rows(unit, unit_text, split, config, seen, skips)
@@ -248,7 +275,10 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
     if not rows:
         raise UserError(f"corpus {config.corpus or str(BUNDLED_CORPUS)!r} gave no usable passage; "
                         f"skipped: {dict(skips.counts)}")
-    report = {"files": len(files), "passages": len(rows),
+    moved = fill_empty_splits(unit_splits, config)
+    for row in rows:
+        row["split"] = unit_splits[row["source_id"].rsplit("#p", 1)[0]]
+    report = {"files": len(files), "passages": len(rows), **({"units_moved_to_empty_splits": moved} if moved else {}),
               "passages_by_split": dict(Counter(r["split"] for r in rows)),
               "words": sum(len(r["text"].split()) for r in rows), "skipped": skips.as_dict()}
     return rows, dict(sorted(unit_splits.items())), report

@@ -27,7 +27,9 @@ class IngestConfig:
     valid_fraction: float = 0.05
     """Fraction of split units (chapters, or whole documents without chapters) assigned to 'valid'."""
     test_fraction: float = 0.05
-    """Fraction of split units assigned to 'test'; the rest is 'train'."""
+    """Fraction of split units assigned to 'test'; the rest is 'train'. A held-out split above 0 that the
+    hash leaves empty (a small corpus) takes the train unit of lowest hash, warned
+    (pipeline.commands.ingest.fill_empty_splits)."""
     split_seed: str = "austen-9"
     """Salt of the hash that assigns units to splits: same salt, same split. "austen-9" gives the bundled
     corpus 89.9/5.4/4.7% of passages (chosen among salts austen-0..11 for closeness to 90/5/5)."""

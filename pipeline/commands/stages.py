@@ -88,6 +88,9 @@ def ingest_stage(ctx: Context) -> dict[str, Any]:
     if skipped:
         ctx.warnings.append(f"ingest skipped {sum(skipped.values())} document(s)/passage(s): {skipped} "
                             f"(see ingest_report.json)")
+    for unit, split in report.get("units_moved_to_empty_splits", {}).items():
+        ctx.warnings.append(f"ingest: the split hash left {split!r} empty, so {unit!r} moved there from train "
+                            f"(set ingest.{split}_fraction=0 to keep it empty)")
     return {k: v for k, v in report.items() if k != "skipped"} | {"skipped": skipped}
 
 

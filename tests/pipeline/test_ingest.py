@@ -130,3 +130,30 @@ def test_hostile_corpus_files_are_decoded_or_skipped_and_counted(tmp_path: Path)
     assert by_source == {"utf16.txt#p0": "The sea was calm.", "utf8bom.txt#p0": "A tall man was here.",
                          "marks.txt#p0": text, "nom é.txt#p0": "Named with a space.",
                          "broken.jsonl#L1#p0": "Fine line."}
+
+
+def _chapters(path: Path, n: int) -> Path:
+    """A corpus of ``n`` chapters with no front matter before the first heading."""
+    path.write_text("".join(f"CHAPTER {k}\n\nThe miller of chapter {k} was tired and the baker was merry.\n\n"
+                            for k in range(1, n + 1)))
+    return path
+
+
+def test_a_held_out_split_the_hash_leaves_empty_takes_a_train_unit(tmp_path: Path):
+    _chapters(tmp_path / "village.txt", 8)  # a corpus folder: unit names relative to it, so the hash is fixed
+    config = IngestConfig(corpus=str(tmp_path), valid_fraction=0.2, test_fraction=0.2, split_seed="s4")
+    by_hash = {f"village.txt#ch{k:03d}": assign_split(f"village.txt#ch{k:03d}", config) for k in range(1, 9)}
+    assert "test" not in by_hash.values()  # the case: 8 chapters, and the hash gives test none of them
+    rows, units, report = ingest(config)
+    assert "front" not in "".join(units)  # no text before the first heading: no unit, no split
+    (moved, split), = report["units_moved_to_empty_splits"].items()
+    assert split == "test" and by_hash[moved] == "train" and units == by_hash | {moved: "test"}
+    assert {r["split"] for r in rows if r["source_id"].startswith(moved + "#")} == {"test"}
+    assert report["passages_by_split"]["test"] == 1 and ingest(config)[0] == rows
+
+
+def test_a_split_of_fraction_zero_stays_empty(tmp_path: Path):
+    _chapters(tmp_path / "village.txt", 8)
+    rows, units, report = ingest(IngestConfig(corpus=str(tmp_path), valid_fraction=0.2, test_fraction=0.0,
+                                              split_seed="s4"))
+    assert "test" not in units.values() and "units_moved_to_empty_splits" not in report
