@@ -943,3 +943,11 @@ def test_a_negator_past_but_or_a_dash_denies_something_else(parser):
 def test_a_passive_of_inducing_with_an_infinitive_is_an_event(parser):
     assert "persuaded" not in set(parser.frame("Even Mr. Woodhouse was persuaded to think it possible.").attr_text)
     assert "persuaded" in set(parser.frame("I am persuaded that he is right.").attr_text)
+
+
+def test_it_with_its_clause_after_a_reporting_interruption_is_expletive(parser):
+    assert parser.pair('"Though it is difficult," said Jane, "to guess what he means."', "it", "difficult")["expletive_it"]
+    assert parser.pair('"It is strange," replied Elinor, "that I never heard of him."', "It", "strange")["expletive_it"]
+    assert not parser.pair('"It is very cold," said she, "and the wind is high."', "It", "cold")["expletive_it"]
+    assert not parser.pair('"It is too heavy," said he, "to lift."', "It", "heavy")["expletive_it"]  # the box is
+    assert not parser.pair('"It was very pretty," said Emma. "To be sure it was."', "It", "pretty")["expletive_it"]
