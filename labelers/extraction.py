@@ -1645,7 +1645,8 @@ def is_expletive_it(tok: Token) -> bool:
         if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
-    if any(_interrupted_extraposition(a) for a in predicates if a.i > tok.i and not _degree_complement(a)):
+    spoken = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr", "oprd")]
+    if any(_interrupted_extraposition(a) for a in spoken if a.i > tok.i and not _degree_complement(a)):
         return True  # '"It is difficult," said Jane, "to guess ..."'
     if verb.pos_ == "ADJ" and verb.head.lemma_ in RESULT_VERBS and not _degree_complement(verb) and any(
             c.dep_ in ("advcl", "xcomp", "ccomp") and c.i > verb.i and _extraposable(c)
@@ -1658,10 +1659,10 @@ def _interrupted_extraposition(pred: Token, max_report: int = 12) -> bool:
     """The quotation closes after ``pred`` and, past a short reporting clause, reopens with the clause an
     expletive 'it' stands for: '"It is difficult," said Jane, "to guess ..."', '"It is strange," replied
     Elinor, "that I should ..."'. The parser cannot join the two halves of the quotation, so this reads the
-    tokens: at most two words, then [,!?] and a closing quote right after the predicate; at most
-    ``max_report`` tokens without a quote or a sentence end; a quote, then "to" + verb or "that"."""
+    tokens: after the predicate at most three tokens ("for me", ", I know"), then [,!?] and a closing quote;
+    at most ``max_report`` tokens without a quote or a sentence end; a quote, then "to" + verb or "that"."""
     doc, k = pred.doc, pred.i + 1
-    while k < len(doc) and k <= pred.i + 3 and not doc[k].is_quote:
+    while k < len(doc) and k <= pred.i + 4 and not doc[k].is_quote:
         k += 1
     if k >= len(doc) or not doc[k].is_quote or doc[k - 1].text not in (",", "!", "?"):
         return False

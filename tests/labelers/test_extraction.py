@@ -948,6 +948,8 @@ def test_a_passive_of_inducing_with_an_infinitive_is_an_event(parser):
 def test_it_with_its_clause_after_a_reporting_interruption_is_expletive(parser):
     assert parser.pair('"Though it is difficult," said Jane, "to guess what he means."', "it", "difficult")["expletive_it"]
     assert parser.pair('"It is strange," replied Elinor, "that I never heard of him."', "It", "strange")["expletive_it"]
+    assert parser.pair('"It seems very odd," said Maria, "that you stay at home."', "It", "odd")["expletive_it"]
+    assert parser.pair('"It would be impossible, I know," replied Elinor, "to convince you."', "It", "impossible")["expletive_it"]
     assert not parser.pair('"It is very cold," said she, "and the wind is high."', "It", "cold")["expletive_it"]
     assert not parser.pair('"It is too heavy," said he, "to lift."', "It", "heavy")["expletive_it"]  # the box is
     assert not parser.pair('"It was very pretty," said Emma. "To be sure it was."', "It", "pretty")["expletive_it"]
