@@ -218,6 +218,13 @@ RESULT_VERBS = frozenset({"make", "render", "find", "think", "consider", "keep",
 OBJECT_PREDICATE_VERBS = RESULT_VERBS | {"fancy", "have", "lay", "set", "get", "suppose", "imagine"}
 """Verbs whose adjective after an object may describe that object ("fancied myself unwell", "to have you
 so rich", "lay me open to"), however the parser attached it."""
+ELIDED_EXTRAPOSITION = frozenset({"possible", "impossible", "necessary", "unnecessary", "convenient",
+                                  "inconvenient", "practicable", "requisite", "needful"})
+"""Adjectives whose "it" in a subordinate clause stands for an infinitive left out: "when it is necessary",
+"as soon as it was possible", "whenever it is convenient" (to do what the main clause says)."""
+ELIDING_MARKS = frozenset({"as", "if", "when", "whenever", "where", "wherever", "before", "than", "unless",
+                           "while", "till", "until"})
+"""Subordinators of the clauses in which that infinitive is left out."""
 TIME_NOUNS = frozenset({"time", "moment", "instant", "while", "minute", "second", "hour", "day", "week"})
 """Nouns of a duration adverbial ("for a short time"), which an adjective after them does not describe."""
 ANTECEDENT_WINDOW = 3
@@ -1646,6 +1653,8 @@ def is_expletive_it(tok: Token) -> bool:
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
     spoken = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr", "oprd")]
+    if _elided_extraposition(verb, spoken):
+        return True  # "as long as it is possible", "when it is necessary": the infinitive is understood
     if any(_interrupted_extraposition(a) for a in spoken if a.i > tok.i and not _degree_complement(a)):
         return True  # '"It is difficult," said Jane, "to guess ..."'
     if verb.pos_ == "ADJ" and verb.head.lemma_ in RESULT_VERBS and not _degree_complement(verb) and any(
@@ -1653,6 +1662,14 @@ def is_expletive_it(tok: Token) -> bool:
             for c in list(verb.head.children) + list(verb.children)):
         return True  # "found it most natural to take her walk / to be sorry": on "found" or on the adjective
     return verb.lemma_ in ("seem", "appear", "happen") and any(c.dep_ == "ccomp" for c in verb.children)
+
+
+def _elided_extraposition(verb: Token, predicates: list[Token]) -> bool:
+    """A subordinate clause whose predicate is ELIDED_EXTRAPOSITION, with no complement on it or its verb
+    ("when it was possible for him" is left to the other rules)."""
+    return any(a.lemma_ in ELIDED_EXTRAPOSITION for a in predicates) and not any(
+        c.dep_ in ("prep", "xcomp", "ccomp", "advcl") for a in [verb, *predicates] for c in a.children) and any(
+        c.dep_ in ("mark", "advmod") and c.lower_ in ELIDING_MARKS for c in verb.children)
 
 
 def _interrupted_extraposition(pred: Token, max_report: int = 12) -> bool:

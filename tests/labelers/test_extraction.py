@@ -953,3 +953,11 @@ def test_it_with_its_clause_after_a_reporting_interruption_is_expletive(parser):
     assert not parser.pair('"It is very cold," said she, "and the wind is high."', "It", "cold")["expletive_it"]
     assert not parser.pair('"It is too heavy," said he, "to lift."', "It", "heavy")["expletive_it"]  # the box is
     assert not parser.pair('"It was very pretty," said Emma. "To be sure it was."', "It", "pretty")["expletive_it"]
+
+
+def test_it_of_a_subordinate_clause_with_its_infinitive_left_out_is_expletive(parser):
+    assert parser.pair("Conceal the truth as long as it is possible.", "it", "possible")["expletive_it"]
+    assert parser.pair("You can be insincere, when it is necessary.", "it", "necessary")["expletive_it"]
+    assert parser.pair("He was with them before it had seemed possible.", "it", "possible")["expletive_it"]
+    assert not parser.pair("It is impossible.", "It", "impossible")["expletive_it"]  # a main clause: may refer
+    assert not parser.pair("If it is cold, we stay.", "it", "cold")["expletive_it"]
