@@ -1652,7 +1652,7 @@ def is_expletive_it(tok: Token) -> bool:
         if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
-    spoken = [verb] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ in ("acomp", "attr", "oprd")]
+    spoken = predicates + ([] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ == "oprd"])
     if _elided_extraposition(verb, spoken):
         return True  # "as long as it is possible", "when it is necessary": the infinitive is understood
     if any(_interrupted_extraposition(a) for a in spoken if a.i > tok.i and not _degree_complement(a)):

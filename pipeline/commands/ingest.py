@@ -276,8 +276,8 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
         raise UserError(f"corpus {config.corpus or str(BUNDLED_CORPUS)!r} gave no usable passage; "
                         f"skipped: {dict(skips.counts)}")
     moved = fill_empty_splits(unit_splits, config)
-    for row in rows:
-        row["split"] = unit_splits[row["source_id"].rsplit("#p", 1)[0]]
+    for row in rows if moved else ():
+        row["split"] = moved.get(row["source_id"].rsplit("#p", 1)[0], row["split"])  # source_id: f"{unit}#p{n}"
     report = {"files": len(files), "passages": len(rows), **({"units_moved_to_empty_splits": moved} if moved else {}),
               "passages_by_split": dict(Counter(r["split"] for r in rows)),
               "words": sum(len(r["text"].split()) for r in rows), "skipped": skips.as_dict()}

@@ -132,11 +132,10 @@ def test_hostile_corpus_files_are_decoded_or_skipped_and_counted(tmp_path: Path)
                          "broken.jsonl#L1#p0": "Fine line."}
 
 
-def _chapters(path: Path, n: int) -> Path:
+def _chapters(path: Path, n: int) -> None:
     """A corpus of ``n`` chapters with no front matter before the first heading."""
     path.write_text("".join(f"CHAPTER {k}\n\nThe miller of chapter {k} was tired and the baker was merry.\n\n"
                             for k in range(1, n + 1)))
-    return path
 
 
 def test_a_held_out_split_the_hash_leaves_empty_takes_a_train_unit(tmp_path: Path):
