@@ -141,6 +141,9 @@ IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
 confident prediction asserts: "will make her very happy"), "can" or "must" (ability and inference)."""
 IRREALIS_MARKS = frozenset({"if", "unless", "lest", "whether"})
+FUTURE_TIME_MARKS = frozenset({"when", "whenever", "till", "until", "before", "once"})
+"""Words that open a time clause (a ``mark``, or an ``advmod`` for "when"), whose present tense under a
+future main clause is a state to come."""
 IRREALIS_VERBS = frozenset({"wish", "hope", "try", "want", "attempt", "endeavour", "endeavor", "desire",
                             "propose", "intend", "mean"})
 """Verbs whose complement clause is wanted or attempted, not asserted ("wished to be useful", "tried to
@@ -1332,8 +1335,9 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     of a wish or an attempt ("wished to be useful", "hoped she was well", "wished it unsaid"), the "to be"
     complement of "too" ("too great to be withstood": what does not follow; "tired enough to be very glad"
     often does, and "too young to own herself frightened" denies the owning, not the fright), the infinitive
-    of a finite "be" ("we are to be thankful": ``_be_to``), or asked in a yes-no question ("are you
-    sure?"), or an infinitive expected of an object (EXPECTING_VERBS), or the adjective has a conditional
+    of a finite "be" ("we are to be thankful": ``_be_to``), or asked in a direct question ("are you
+    sure?", "when shall you be ready?"), or a state to come in a time clause ("when Tom is better, I shall
+    go"), or an infinitive expected of an object (EXPECTING_VERBS), or the adjective has a conditional
     complementiser of its own ("as if eager to escape"). Attributive pairs never are."""
     if att.first >= 0 and any(c.dep_ == "mark" and c.lower_ in IRREALIS_MARKS for c in doc[att.first].children):
         return True  # "hurrying off as if eager to escape", "if possible"
@@ -1362,7 +1366,7 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     if chain[-1].dep_ in ("ccomp", "xcomp") and chain[-1].head.lemma_ in EXPECTING_VERBS \
             and _infinitive_to(chain[-1]) is not None:
         return True  # "expected him to be useful"
-    return _subjunctive_were(chain[0]) or _polar_question(chain[-1])
+    return _subjunctive_were(chain[0]) or _question(chain[-1], doc[att.first]) or _future_time_clause(chain[-1])
 
 
 def _obliged_action(verb: Token) -> bool:
@@ -1412,13 +1416,16 @@ WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 """Tags of wh-words ("how", "what", "which"), which make a question or exclamation of another kind."""
 
 
-def _polar_question(verb: Token) -> bool:
-    """``verb``'s clause is a yes-no question, which asks rather than asserts ("are you sure?", "Is she
-    pretty?"; data/gold/README.md: questioned properties): the verb or its auxiliary comes before its
-    subject, a question mark ends the clause, and no wh-word comes before the verb ("how happy was she?"
-    asserts)."""
-    subj = next((c for c in verb.children if c.dep_ in SUBJECT_DEPS), None)
-    if subj is None:
+def _question(verb: Token, pred: Token) -> bool:
+    """``verb``'s clause is a direct question that asks rather than asserts (data/gold/README.md: questioned
+    properties): the verb or its auxiliary comes before its subject, a question mark ends the clause, and it
+    is a yes-no question ("are you sure?", "Is she pretty?") or a wh-question about a state to come ("When
+    shall you be ready?", "how shall I ever be able to return it?"). Other wh-questions presuppose the state
+    ("how can you be so cross?", "why had she been so partial to it?"), and a wh-word grading the predicate
+    exclaims ("how happy was she?"): both assert. A wh-word of a relative clause makes no question of its
+    own ("Miss Bates, who passed near: are you mad?")."""
+    subj = max((c for c in verb.children if c.dep_ in SUBJECT_DEPS), key=lambda t: t.i, default=None)
+    if subj is None:  # the last subject: a vocative before it may be read as one too ("Miss Bates, are you mad?")
         return False
     first = min([verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))], key=lambda t: t.i)
     if first.i > subj.i:
@@ -1427,8 +1434,33 @@ def _polar_question(verb: Token) -> bool:
     while end.i > verb.i and (end.tag_ in QUOTE_TAGS or set(end.text) <= DASH_CHARS):  # "?\"", "?--" hung on it
         end = verb.doc[end.i - 1]
     after = next((t for t in verb.doc[end.i + 1:end.i + 3] if not t.is_space and t.tag_ not in QUOTE_TAGS), None)
-    asked = end.text == "?" or (after is not None and after.text == "?")
-    return asked and not any(t.tag_ in WH_TAGS for t in verb.sent if t.i < first.i)
+    if not (end.text == "?" or (after is not None and after.text == "?")):
+        return False
+    wh = [t for t in verb.doc[verb.left_edge.i:first.i] if t.tag_ in WH_TAGS and not _in_relative_clause(t, verb)]
+    if not wh:
+        return True
+    return not any(pred.left_edge.i <= t.i <= pred.right_edge.i for t in wh) \
+        and any(c.dep_ == "aux" and c.lower_ in ("shall", "will") for c in verb.children)
+
+
+def _in_relative_clause(tok: Token, verb: Token) -> bool:
+    """``tok`` sits in a relative clause below ``verb`` (its head chain crosses a ``relcl`` before ``verb``)."""
+    while tok.i != verb.i and tok.head.i != tok.i:
+        if tok.dep_ == "relcl":
+            return True
+        tok = tok.head
+    return False
+
+
+def _future_time_clause(verb: Token) -> bool:
+    """``verb`` heads a present-tense time clause of a future or asked main clause ("When Tom is better, I
+    shall go", "how shall you employ yourself when you grow old?"): a state still to come, which the text
+    supposes like an "if" clause rather than asserts."""
+    if verb.dep_ != "advcl" or verb.tag_ not in ("VBZ", "VBP") \
+            or not any(c.dep_ in ("mark", "advmod") and c.lower_ in FUTURE_TIME_MARKS for c in verb.children):
+        return False
+    main = verb.head
+    return any(c.dep_ == "aux" and c.lower_ in ("shall", "will", "'ll") for c in main.children)
 
 
 def _subjunctive_were(verb: Token) -> bool:

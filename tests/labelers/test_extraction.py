@@ -229,12 +229,26 @@ def test_subjunctive_were(parser, text, supposed):
     ("Did he seem happy?", True), ("How happy was she?", False),  # a wh-exclamation asserts
     ("She is pretty, isn't she?", False), ("She was pretty.", False),
     ('"Is she pretty?" I asked him, and he laughed.', True),  # the closing quotation mark hung on "Is"
+    ("When shall you be ready?", True),  # a wh-question about a state to come asks too
+    ("How can you be so cross?", False),  # other wh-questions presuppose the state
+    ("Miss Bates, who at that moment passed near, are you mad?", True),  # the wh-word of a relative clause
 ])
-def test_a_yes_no_question_does_not_assert(parser, text, asked):
+def test_a_direct_question_does_not_assert(parser, text, asked):
     from labelers.extraction import is_non_asserted
     doc = parser.doc(text)
     adj = next(t for t in doc if t.pos_ == "ADJ")
     assert is_non_asserted(attach(adj), doc) == asked
+
+
+@pytest.mark.parametrize("text, word, to_come", [
+    ("When Tom is better, I shall go.", "better", True), ("Till she is well, he will stay.", "well", True),
+    ("When Tom was better, I went.", "better", False),  # a past time clause asserts
+    ("When Tom is ill, I go to him.", "ill", False),  # a habit, not a future
+])
+def test_a_time_clause_of_a_future_does_not_assert(parser, text, word, to_come):
+    from labelers.extraction import is_non_asserted
+    doc = parser.doc(text)
+    assert is_non_asserted(attach(next(t for t in doc if t.text == word)), doc) == to_come
 
 
 def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser):
