@@ -1689,10 +1689,11 @@ def is_expletive_it(tok: Token) -> bool:
         return True  # "as long as it is possible", "when it is necessary": the infinitive is understood
     if any(_interrupted_extraposition(a) for a in spoken if a.i > tok.i and not _degree_complement(a)):
         return True  # '"It is difficult," said Jane, "to guess ..."'
-    if verb.pos_ == "ADJ" and verb.head.lemma_ in RESULT_VERBS and not _degree_complement(verb) and any(
+    if (verb.pos_ == "ADJ" or verb.tag_ == "VBG") and verb.head.lemma_ in RESULT_VERBS \
+            and not _degree_complement(verb) and any(
             c.dep_ in ("advcl", "xcomp", "ccomp") and c.i > verb.i and _extraposable(c)
             for c in list(verb.head.children) + list(verb.children)):
-        return True  # "found it most natural to take her walk / to be sorry": on "found" or on the adjective
+        return True  # "found it most natural to take her walk", "thought it most becoming to reply"
     return verb.lemma_ in ("seem", "appear", "happen") and any(c.dep_ == "ccomp" for c in verb.children)
 
 

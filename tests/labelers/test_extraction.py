@@ -867,7 +867,9 @@ def test_not_only_adds_and_does_not_deny(parser):
 def test_it_before_an_object_predicate_with_a_clause_after_is_expletive(parser):
     assert parser.pair("She found it impossible to stay.", "it", "impossible")["expletive_it"]
     assert parser.pair("She found it most natural to be sorry that he had gone.", "it", "natural")["expletive_it"]
+    assert parser.pair("But Miss Bertram thought it most becoming to reply.", "it", "becoming")["expletive_it"]
     assert not parser.pair("She found it heavy.", "it", "heavy")["expletive_it"]
+    assert not parser.pair("She found it charming.", "it", "charming")["expletive_it"]
 
 
 def test_a_person_noun_before_a_name_is_a_title_not_an_adjective(parser):
