@@ -796,12 +796,37 @@ def _subject_attachment(adj: Token, verb: Token, relation: str, subj: Token | No
     """The predicate ``adj`` of ``verb`` on the verb's subject (``subj`` when given, else found); through a
     relative pronoun on the noun its clause modifies ("a man who was rich", "Mrs. Jennings, who had been
     inclined")."""
-    subj = subj if subj is not None else find_subject(verb)
+    subj = subj if subj is not None else find_subject(verb) or _interrupted_subject(verb)
     target = _through_relative(subj) if subj is not None else None
     if target is None:
         return Attachment(-1, "none", "none", verb.i, adj.i)
     relation = relation if target is subj else "relcl"
     return Attachment(target.i, relation, relation, verb.i, adj.i)
+
+
+def _interrupted_subject(verb: Token, max_report: int = 8) -> Token | None:
+    """The subject of a quotation's verb that a reporting clause cut off ('"Mrs. Weston's manners," said
+    Emma, "were always particularly good."'): ``verb`` has no subject and opens the reopened quotation, after
+    at most ``max_report`` tokens of reporting clause (no quote, no sentence end) and a closing quote after a
+    comma; the subject is the common noun of the first half that its parse hangs outside it, when that half
+    is one noun phrase. The parser cannot join the halves, so this reads the tokens."""
+    doc, k = verb.doc, verb.i - 1
+    if k < 0 or not doc[k].is_quote or _has_subject(verb):
+        return None
+    k -= 1
+    while k >= 0 and k >= verb.i - 2 - max_report and not doc[k].is_quote \
+            and doc[k].text not in (".", "!", "?", ";", ":"):
+        k -= 1
+    if k < 2 or k == verb.i - 2 or not doc[k].is_quote or doc[k - 1].text != ",":
+        return None
+    end, start = k - 1, k - 2
+    while start >= 0 and not doc[start].is_quote and doc[start].text not in (".", "!", "?", ";", ":"):
+        start -= 1
+    half = range(start + 1, end)
+    heads = [doc[i] for i in half if not doc[i].is_punct and doc[i].head.i not in half]
+    if len(heads) != 1 or heads[0].pos_ != "NOUN":  # a bare name is a vocative as often ('"Elinor," cried she')
+        return None
+    return _noun_head(heads[0])
 
 
 def _through_relative(tok: Token) -> Token | None:

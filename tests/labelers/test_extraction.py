@@ -977,3 +977,10 @@ def test_it_of_a_subordinate_clause_with_its_infinitive_left_out_is_expletive(pa
     assert parser.pair("He was with them before it had seemed possible.", "it", "possible")["expletive_it"]
     assert not parser.pair("It is impossible.", "It", "impossible")["expletive_it"]  # a main clause: may refer
     assert not parser.pair("If it is cold, we stay.", "it", "cold")["expletive_it"]
+
+
+def test_a_subject_cut_off_by_a_reporting_clause_takes_its_predicate(parser):
+    text = '"Mrs. Weston\'s manners," said Emma, "were always particularly good."'
+    assert parser.pair(text, "manners", "good")["relation"] == "predicative"
+    assert parser.pair('"Her sister," replied Elinor, "was quite happy."', "sister", "happy")["relation"] == "predicative"
+    assert parser.pair('"Elinor," cried Marianne, "is this fair?"', "Elinor", "fair")["relation"] == "none"  # a vocative
