@@ -36,9 +36,9 @@ Definitions (all heuristic, documented here and in the README):
   a past verb the tagger reads as an adjective of its object ("in 1988 permanently relinquished Jordanian
   claims": ``_misread_verb``), an adjective grading the next adjective ("real pretty":
   ``_grades_adjective``), unless both stand before their noun ("a long awkward passage": ``_stacked_on``,
-  attached as the next adjective is). A hyphenated rank compound ("first-rate abilities", "second-class")
-  is one attribute, lemma "first-rate", on its first token, and its noun ("rate") is no mention
-  (``_rank_compound``): a quality, where a bare ordinal is determiner-like.
+  attached as the next adjective is). A rank compound ("first-rate abilities", "second-class", spaced
+  "are first rate") is one attribute, lemma "first-rate", on its first token, and its noun ("rate") is no
+  mention (``_rank_compound``): a quality, where a bare ordinal is determiner-like.
 * Pairs: every (mention, attribute) of one sentence at most ``max_distance`` words apart (SPACE tokens
   are not counted), plus every syntactically linked pair (``relation != 'none'``) whatever the distance.
 * Relation (how the adjective attaches, computed once per adjective; a pair gets it only when the
@@ -258,7 +258,7 @@ def mention_kind(tok: Token) -> str | None:
             return None
         if tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i:
             return None
-        if tok.i >= 2 and _rank_compound(tok.doc[tok.i - 2]) == tok:  # "rate" in "first-rate"
+        if _rank_part(tok):  # "rate" in "first-rate"
             return None
         return "noun"
     if tok.pos_ == "PROPN":
@@ -657,13 +657,39 @@ RANK_NOUNS = frozenset({"rate", "class"})
 
 
 def _rank_compound(tok: Token) -> Token | None:
-    """The second part of a hyphenated rank compound that ``tok`` begins ("first-rate abilities",
-    "second-class"): a quality adjective as a whole, not an ordinal, and its noun no mention."""
+    """The second part of a rank compound that ``tok`` begins ("first-rate abilities", "second-class", and
+    spaced, "are first rate", "a first class shot"): a quality adjective as a whole, not an ordinal, and its
+    noun no mention. Spaced, the noun has no determiner of its own ("the first class of boys" counts) and is
+    a predicate or modifies the next noun."""
     doc = tok.doc
-    if tok.lower_ not in RANK_WORDS or tok.i + 2 >= len(doc) or tok.whitespace_:
+    if tok.lower_ not in RANK_WORDS or tok.i + 1 >= len(doc):
+        return None
+    if tok.whitespace_:
+        part = doc[tok.i + 1]
+        compound = part.dep_ == "compound" and part.head.i > part.i  # "a first rate shot": both on "shot"
+        spaced = part.lower_ in RANK_NOUNS and tok.dep_ in ("amod", "compound") \
+            and (tok.head.i == part.i or compound and tok.head.i == part.head.i) \
+            and not any(c.dep_ in ("det", "poss") for c in part.children) \
+            and (part.dep_ in ("attr", "acomp") or compound)
+        return part if spaced else None
+    if tok.i + 2 >= len(doc):
         return None
     dash, part = doc[tok.i + 1], doc[tok.i + 2]
     return part if dash.text == "-" and not dash.whitespace_ and part.lower_ in RANK_NOUNS else None
+
+
+def _rank_part(tok: Token) -> bool:
+    """``tok`` is the noun of a rank compound ("rate" in "first-rate", "first rate")."""
+    return any(j >= 0 and _rank_compound(tok.doc[j]) == tok for j in (tok.i - 1, tok.i - 2))
+
+
+def _rank_predicate(adj: Token) -> Attachment | None:
+    """A rank compound as the predicate of a linking verb ("Literacy is first-rate", "are first rate"): on
+    the verb's subject, as "was excellent" would be. None for other adjectives."""
+    part = _rank_compound(adj)
+    if part is None or part.dep_ not in ("attr", "acomp") or part.head.pos_ not in ("VERB", "AUX"):
+        return None
+    return _verb_predicate(adj, part.head, part.dep_)
 
 
 def attribute_lemma(tok: Token) -> str:
@@ -881,7 +907,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
         or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj) \
         or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj) \
-        or _inverted_predicate(adj)
+        or _inverted_predicate(adj) or _rank_predicate(adj)
     if repaired is not None:
         return repaired
     described = _misread_prenominal_participle(adj) or _misread_initial_adjective(adj) or _mistagged_stacked(adj)

@@ -88,6 +88,16 @@ def test_rank_compound_is_one_attribute_and_its_noun_no_mention(parser):
     assert parser.pair("It was the first time.", "time", "first")["attr_lemma"] == "first"
 
 
+def test_a_rank_compound_predicate_describes_the_subject(parser):
+    text = "Literacy, longevity, and social cohesion are first rate by world standards."
+    for subject in ("Literacy", "longevity", "cohesion"):
+        row = parser.pair(text, subject, "first")
+        assert (row["attr_lemma"], row["relation"]) == ("first-rate", "predicative"), subject
+    assert parser.pair("Their roads are second-class.", "roads", "second")["relation"] == "predicative"
+    assert parser.pair("He was a first rate shot.", "shot", "first")["attr_lemma"] == "first-rate"
+    assert parser.pair("He came in the first class of boys.", "class", "first")["attr_lemma"] == "first"
+
+
 def test_determiner_attributive(parser):
     check_votes(parser, determiners.lf_determiner_attributive, [
         ("A certain gentleman called.", "gentleman", "certain", NOT_BOUND),
