@@ -278,10 +278,12 @@ def mention_kind(tok: Token) -> str | None:
 
 def _pronoun_noun_phrase(tok: Token) -> bool:
     """A pronoun that heads its noun phrase with no antecedent to resolve: an indefinite ("everything looked so
-    beautiful", "something much more pleasing"), a demonstrative or "all" as subject (SUBJECT_PRONOUNS), or "one"
-    after a determiner ("an odd one", "the poor one"); it is a mention of kind 'noun'."""
+    beautiful", "something much more pleasing"), a demonstrative (not a relative "that") or "all" as subject
+    (SUBJECT_PRONOUNS), or "one" after a determiner ("an odd one", "the poor one"); it is a mention of kind
+    'noun'."""
     if tok.pos_ == "PRON":
-        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in SUBJECT_PRONOUNS and tok.dep_ in SUBJECT_DEPS)
+        return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in SUBJECT_PRONOUNS and tok.dep_ in SUBJECT_DEPS
+                                                     and tok.tag_ != "WDT")  # relative "that": its noun is the mention
     return (tok.lower_ == "one" and tok.dep_ != "nummod"
             and any(child.dep_ == "det" for child in tok.children))
 

@@ -597,6 +597,8 @@ def test_indefinite_and_demonstrative_pronouns_and_one_are_noun_mentions(parser)
     assert it["antecedent_i"] != next(t.i for t in parser.doc(text) if t.text == "everybody")  # a person: not "it"
     numeral = {t.text: mention_kind(t) for t in parser.doc("He had one sister and two brothers.")}
     assert numeral["one"] is None
+    relative = parser.doc("It will spur the growth that will be necessary.")
+    assert mention_kind(next(t for t in relative if t.lower_ == "that")) is None  # its noun is the mention
 
 
 def test_well_of_health_after_a_linking_verb_is_a_predicate(parser):
