@@ -1419,7 +1419,8 @@ def is_non_asserted(att: Attachment, doc: Doc) -> bool:
     if chain[-1].dep_ in ("ccomp", "xcomp") and chain[-1].head.lemma_ in EXPECTING_VERBS \
             and _infinitive_to(chain[-1]) is not None:
         return True  # "expected him to be useful"
-    return _subjunctive_were(chain[0]) or _question(chain[-1], doc[att.first]) or _future_time_clause(chain[-1])
+    pred = doc[att.first] if att.first >= 0 else None
+    return _subjunctive_were(chain[0]) or _question(chain[-1], pred) or _future_time_clause(chain[-1])
 
 
 def _obliged_action(verb: Token) -> bool:
@@ -1469,7 +1470,7 @@ WH_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 """Tags of wh-words ("how", "what", "which"), which make a question or exclamation of another kind."""
 
 
-def _question(verb: Token, pred: Token) -> bool:
+def _question(verb: Token, pred: Token | None) -> bool:
     """``verb``'s clause is a direct question that asks rather than asserts (data/gold/README.md: questioned
     properties): the verb or its auxiliary comes before its subject, a question mark ends the clause, and it
     is a yes-no question ("are you sure?", "Is she pretty?") or a wh-question about a state to come ("When
@@ -1492,8 +1493,8 @@ def _question(verb: Token, pred: Token) -> bool:
     wh = [t for t in verb.doc[verb.left_edge.i:first.i] if t.tag_ in WH_TAGS and not _in_relative_clause(t, verb)]
     if not wh:
         return True
-    return not any(pred.left_edge.i <= t.i <= pred.right_edge.i for t in wh) \
-        and any(c.dep_ == "aux" and c.lower_ in ("shall", "will") for c in verb.children)
+    graded = pred is not None and any(pred.left_edge.i <= t.i <= pred.right_edge.i for t in wh)
+    return not graded and any(c.dep_ == "aux" and c.lower_ in ("shall", "will") for c in verb.children)
 
 
 def _in_relative_clause(tok: Token, verb: Token) -> bool:
@@ -1506,9 +1507,9 @@ def _in_relative_clause(tok: Token, verb: Token) -> bool:
 
 
 def _future_time_clause(verb: Token) -> bool:
-    """``verb`` heads a present-tense time clause of a future or asked main clause ("When Tom is better, I
-    shall go", "how shall you employ yourself when you grow old?"): a state still to come, which the text
-    supposes like an "if" clause rather than asserts."""
+    """``verb`` heads a present-tense time clause of a main clause in the future, with "shall" or "will"
+    ("When Tom is better, I shall go", "how shall you employ yourself when you grow old?"): a state still to
+    come, which the text supposes like an "if" clause rather than asserts."""
     if verb.dep_ != "advcl" or verb.tag_ not in ("VBZ", "VBP") \
             or not any(c.dep_ in ("mark", "advmod") and c.lower_ in FUTURE_TIME_MARKS for c in verb.children):
         return False
