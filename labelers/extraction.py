@@ -141,6 +141,11 @@ IRREALIS_MODALS = frozenset({"would", "should", "could", "might", "may"})
 """Modals that make a predicate hypothetical ("she would be happy", "it might be true"). Not "will" (a
 confident prediction asserts: "will make her very happy"), "can" or "must" (ability and inference)."""
 IRREALIS_MARKS = frozenset({"if", "unless", "lest", "whether"})
+FUTURE_MODALS = frozenset({"shall", "will", "'ll"})
+"""Auxiliaries of the future, whose main clause makes a present time clause a state to come and whose
+wh-question asks about one ("When shall you be ready?")."""
+CLAUSE_END_MARKS = frozenset({".", "!", "?", ";", ":"})
+"""Punctuation that ends a clause, which a reporting clause between two halves of a quotation never holds."""
 FUTURE_TIME_MARKS = frozenset({"when", "whenever", "till", "until", "before", "once"})
 """Words that open a time clause (a ``mark``, or an ``advmod`` for "when"), whose present tense under a
 future main clause is a state to come."""
@@ -843,12 +848,12 @@ def _interrupted_subject(verb: Token, max_report: int = 8) -> Token | None:
         return None
     k -= 1
     while k >= 0 and k >= verb.i - 2 - max_report and not doc[k].is_quote \
-            and doc[k].text not in (".", "!", "?", ";", ":"):
+            and doc[k].text not in CLAUSE_END_MARKS:
         k -= 1
     if k < 2 or k == verb.i - 2 or not doc[k].is_quote or doc[k - 1].text != ",":
         return None
     end, start = k - 1, k - 2
-    while start >= 0 and not doc[start].is_quote and doc[start].text not in (".", "!", "?", ";", ":"):
+    while start >= 0 and not doc[start].is_quote and doc[start].text not in CLAUSE_END_MARKS:
         start -= 1
     half = range(start + 1, end)
     heads = [doc[i] for i in half if not doc[i].is_punct and doc[i].head.i not in half]
@@ -1494,7 +1499,7 @@ def _question(verb: Token, pred: Token | None) -> bool:
     if not wh:
         return True
     graded = pred is not None and any(pred.left_edge.i <= t.i <= pred.right_edge.i for t in wh)
-    return not graded and any(c.dep_ == "aux" and c.lower_ in ("shall", "will") for c in verb.children)
+    return not graded and any(c.dep_ == "aux" and c.lower_ in FUTURE_MODALS for c in verb.children)
 
 
 def _in_relative_clause(tok: Token, verb: Token) -> bool:
@@ -1507,14 +1512,14 @@ def _in_relative_clause(tok: Token, verb: Token) -> bool:
 
 
 def _future_time_clause(verb: Token) -> bool:
-    """``verb`` heads a present-tense time clause of a main clause in the future, with "shall" or "will"
-    ("When Tom is better, I shall go", "how shall you employ yourself when you grow old?"): a state still to
+    """``verb`` heads a present-tense time clause of a main clause in the future (FUTURE_MODALS:
+    "When Tom is better, I shall go", "how shall you employ yourself when you grow old?"): a state still to
     come, which the text supposes like an "if" clause rather than asserts."""
     if verb.dep_ != "advcl" or verb.tag_ not in ("VBZ", "VBP") \
             or not any(c.dep_ in ("mark", "advmod") and c.lower_ in FUTURE_TIME_MARKS for c in verb.children):
         return False
     main = verb.head
-    return any(c.dep_ == "aux" and c.lower_ in ("shall", "will", "'ll") for c in main.children)
+    return any(c.dep_ == "aux" and c.lower_ in FUTURE_MODALS for c in main.children)
 
 
 def _subjunctive_were(verb: Token) -> bool:
@@ -1772,7 +1777,7 @@ def _interrupted_extraposition(pred: Token, max_report: int = 12) -> bool:
         return False
     start = k + 1
     k = start
-    while k < len(doc) and not doc[k].is_quote and doc[k].text not in (".", "!", "?", ";", ":"):
+    while k < len(doc) and not doc[k].is_quote and doc[k].text not in CLAUSE_END_MARKS:
         k += 1
     if k == start or k - start > max_report or k + 1 >= len(doc) or not doc[k].is_quote:
         return False
