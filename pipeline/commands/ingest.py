@@ -26,7 +26,14 @@ from pipeline.core.schemas import doc_id_for
 
 BUNDLED_CORPUS = PROJECT_ROOT / "data" / "austen"
 SUFFIXES = (".txt", ".txt.gz", ".jsonl", ".parquet")
-CHAPTER_HEADING = re.compile(r"^[ \t]*(?:CHAPTER|Chapter)[ \t]+(?:[IVXLC]+|\d+)\.?[ \t]*$", re.MULTILINE)
+CHAPTER_HEADING = re.compile(
+    r"^[ \t]*(?:CHAPTER|Chapter)[ \t]+(?:[IVXLC]+|\d+)(?:\.?|[.:][ \t]+[^\s.][^\n]{0,79})[ \t]*$", re.MULTILINE)
+"""A chapter heading line: "CHAPTER XII", "Chapter 3.", or with its title on the same line ("CHAPTER 1.
+Loomings.", "Chapter 4: The Counterpane"; a title of at most 80 characters, so prose is no heading)."""
+GUTENBERG_START = re.compile(r"^\*\*\* ?START OF (?:THE|THIS) PROJECT GUTENBERG E(?:BOOK|TEXT)\b.*$", re.MULTILINE)
+GUTENBERG_END = re.compile(r"^(?:\*\*\* ?END OF (?:THE|THIS) PROJECT GUTENBERG E(?:BOOK|TEXT)\b"
+                           r"|End of (?:the )?Project Gutenberg)", re.MULTILINE)
+"""Project Gutenberg's marker lines: the book is between them, its licence and catalogue data outside."""
 PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n+")
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+")
 MAX_EXAMPLES_PER_REASON = 20
@@ -150,6 +157,21 @@ def _jsonl_records(path: Path, raw: bytes, skips: SkipLog) -> Iterator[tuple[str
         yield (str(record["id"]) if record.get("id") is not None else source), record["text"]
 
 
+def strip_gutenberg(text: str) -> tuple[str, bool]:
+    """The book inside a Project Gutenberg file's START and END markers (its header, licence and donation
+    text are no prose of the book), and whether there were markers; a text without a START marker is
+    returned whole.
+
+    >>> strip_gutenberg("Licence\\n*** START OF THE PROJECT GUTENBERG EBOOK X ***\\nBook.\\nEnd of Project Gutenberg")
+    ('\\nBook.\\n', True)
+    """
+    start = GUTENBERG_START.search(text)
+    if start is None:
+        return text, False
+    end = GUTENBERG_END.search(text, start.end())
+    return text[start.end():end.start() if end else len(text)], True
+
+
 def split_units(text: str) -> list[tuple[str, str]]:
     """Cut a document at chapter headings: [(unit label, text)]; the heading lines are dropped."""
     headings = list(CHAPTER_HEADING.finditer(text))
@@ -252,7 +274,7 @@ def unit_rows(unit: str, text: str, split: str, config: IngestConfig, seen: set[
 
 def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[dict], dict, dict]:
     """Rows of docs.parquet, the split of every unit, and the ingest report (counts and skips)."""
-    skips, rows, unit_splits, seen = SkipLog(), [], {}, set()
+    skips, rows, unit_splits, seen, stripped = SkipLog(), [], {}, set(), 0
     files = resolve_corpus(config.corpus)
     for path in files:
         for source, text in _records(path, skips):
@@ -264,6 +286,8 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
             if len(text) > config.max_doc_chars:
                 skips.add("oversized", f"{source} ({len(text):,} chars)")
                 continue
+            text, marked = strip_gutenberg(text.replace("\r\n", "\n"))
+            stripped += marked
             for label, unit_text in split_units(text):
                 if not unit_text.strip():
                     continue  # e.g. no front matter before the first heading: a unit with no text has no split
@@ -279,6 +303,7 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
     for row in rows if moved else ():
         row["split"] = moved.get(row["source_id"].rsplit("#p", 1)[0], row["split"])  # source_id: f"{unit}#p{n}"
     report = {"files": len(files), "passages": len(rows), **({"units_moved_to_empty_splits": moved} if moved else {}),
+              **({"gutenberg_licence_stripped": stripped} if stripped else {}),
               "passages_by_split": dict(Counter(r["split"] for r in rows)),
               "words": sum(len(r["text"].split()) for r in rows), "skipped": skips.as_dict()}
     return rows, dict(sorted(unit_splits.items())), report

@@ -62,6 +62,28 @@ def test_passages_keep_paragraphs_whole_and_unwrap_lines():
 def test_chapters_and_split_are_deterministic():
     units = split_units("Front\nCHAPTER I\nOne\nChapter 2\nTwo")
     assert [u for u, _ in units] == ["front", "ch001", "ch002"]
+
+
+def test_a_heading_may_carry_its_title_but_prose_is_no_heading():
+    text = ("CHAPTER 1. Loomings.\nCall me Ishmael.\nChapter 2: The Carpet-Bag\nI stuffed a shirt or two.\n"
+            "Chapter 3. The old sailor said the ship would sail at dawn, and we all believed him, as we did then.\n")
+    units = split_units(text)
+    assert [u for u, _ in units] == ["front", "ch001", "ch002"]
+    assert units[2][1].strip().endswith("as we did then.")  # a line longer than a title stays prose
+
+
+def test_project_gutenberg_licence_is_stripped_and_counted(tmp_path: Path):
+    book = "CHAPTER 1. Loomings.\r\n\r\nCall me Ishmael. The sea was grey.\r\n"
+    (tmp_path / "moby.txt").write_bytes(
+        ("The Project Gutenberg EBook of Moby Dick\r\n\r\n*** START OF THIS PROJECT GUTENBERG EBOOK MOBY DICK ***"
+         f"\r\n\r\n{book}\r\nEnd of Project Gutenberg's Moby Dick\r\n\r\n"
+         "*** END OF THIS PROJECT GUTENBERG EBOOK MOBY DICK ***\r\n\r\nSection 4. Donations.\r\n").encode())
+    (tmp_path / "plain.txt").write_text("A plain file. The Project Gutenberg EBook is mentioned here.\n")
+    rows, units, report = ingest(IngestConfig(corpus=str(tmp_path)))
+    assert {r["source_id"]: r["text"] for r in rows} == {
+        "moby.txt#ch001#p0": "Call me Ishmael. The sea was grey.",
+        "plain.txt#p0": "A plain file. The Project Gutenberg EBook is mentioned here."}
+    assert report["gutenberg_licence_stripped"] == 1 and set(units) == {"moby.txt#ch001", "plain.txt"}
     config = IngestConfig()
     assert [assign_split(f"u{i}", config) for i in range(50)] == [assign_split(f"u{i}", config) for i in range(50)]
 
