@@ -63,7 +63,7 @@ def dev_tables(run: Path, factbook: bool):
     docs, cands, L, train, X, _ = lq.load_matrix(run)
     features = {"structural": X, "structural+vectors": sparse.hstack([X, contextual_vectors(run, cands)]).tocsr()}
     if factbook:
-        return L, train, features, {"factbook-dev": passage_rows(load_gold([lq.FACTBOOK_GOLD / "dev.jsonl"], docs), cands)}
+        return L, train, features, {"factbook-dev": passage_rows(load_gold([lq.halves("factbook")["factbook-dev"]], docs), cands)}
     regions = passage_rows(load_gold(default_gold_paths(ROOT / "data/gold"), docs), cands)
     split_of = dict(zip(docs["doc_id"], docs["split"]))
     valid = regions[regions["doc_id"].map(split_of) == "valid"]

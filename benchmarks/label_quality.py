@@ -14,12 +14,14 @@ conflicting, no vote, no candidate) with the F1 of an oracle that gets every con
 the headroom any aggregator of these votes has over majority vote.
 
 With --factbook-run (a run of the Factbook corpus, data/factbook; command in data/gold/factbook/README.md)
-the same methods are fitted on that run's own train split and scored, with the same measures, on the
-Factbook gold set's dev and test halves (data/gold/factbook/dev.jsonl, test.jsonl: fully annotated
-regions, so passage rows only). For every gold table the results also count the gold bindings that are no
-candidate: recall lost before any LF votes.
+and --melville-run (a run of Moby Dick, data/melville; command in data/gold/melville/README.md) the same
+methods are fitted on that run's own train split and scored, with the same measures, on that gold set's
+dev and test halves (data/gold/<set>/dev.jsonl, test.jsonl: fully annotated regions, so passage rows
+only). For every gold table the results also count the gold bindings that are no candidate: recall lost
+before any LF votes.
 
-    OMP_WAIT_POLICY=PASSIVE python benchmarks/label_quality.py --run runs/default --factbook-run runs/factbook
+    OMP_WAIT_POLICY=PASSIVE python benchmarks/label_quality.py --run runs/default --factbook-run runs/factbook \
+        --melville-run runs/melville
 """
 from __future__ import annotations
 
@@ -46,12 +48,12 @@ from pipeline.core.io import read_parquet, write_json, write_text  # noqa: E402
 
 SPLITS = ("valid", "test")
 BOOTSTRAP = 1000
-FACTBOOK_GOLD = ROOT / "data/gold/factbook"
 TRAIN_DEV_GOLD = ROOT / "data/gold/austen_train/dev.jsonl"
 """Fully annotated regions of train-chapter passages, a dev set (data/gold/austen_train/README.md): scored as
 the split "train-dev"; no method fits gold, so its train-split passages are fair to score."""
-FACTBOOK_HALVES = {"factbook-dev": "dev.jsonl", "factbook-test": "test.jsonl"}
-"""Split name in the results -> the Factbook gold file of that half."""
+OTHER_SETS = {"factbook": "Factbook", "melville": "Moby Dick"}
+"""Gold sets of other corpora (data/gold/<name>/dev.jsonl and test.jsonl, scored as "<name>-dev" and
+"<name>-test") -> how the results name their corpus."""
 
 
 def snorkel(L: np.ndarray, train: np.ndarray, balance: list[float] | None, l2: float):
@@ -193,12 +195,16 @@ def shown_run(run: Path) -> str:
     return str(run.absolute().relative_to(ROOT)) if run.absolute().is_relative_to(ROOT) else run.name
 
 
-def factbook(run: Path) -> dict:
-    """Every method fitted on the Factbook run's train split, scored on the Factbook gold halves."""
+def halves(name: str) -> dict[str, Path]:
+    """Split name in the results -> the gold file of that half of the gold set ``name`` (OTHER_SETS)."""
+    return {f"{name}-{half}": ROOT / "data/gold" / name / f"{half}.jsonl" for half in ("dev", "test")}
+
+
+def other_set(run: Path, name: str) -> dict:
+    """Every method fitted on the train split of a run of another corpus, scored on its gold halves."""
     docs, cands, L, train, X, lf_names = load_matrix(run)
     probs, _, notes = methods(L, train, X, lf_names)
-    tables = {(half, "passages"): passage_rows(load_gold([FACTBOOK_GOLD / name], docs), cands)
-              for half, name in FACTBOOK_HALVES.items()}
+    tables = {(half, "passages"): passage_rows(load_gold([path], docs), cands) for half, path in halves(name).items()}
     return {"run": shown_run(run), "candidates": len(cands), "notes": notes, "scores": score(probs, tables),
             "gold_counts": gold_counts(tables), "headroom": headroom(L, probs["majority_vote"], tables)}
 
@@ -216,6 +222,11 @@ def lf_diagnosis(L: np.ndarray, lf_names: list[str], pairs: pd.DataFrame, accura
     return out
 
 
+def _all(results: dict, key: str) -> list[dict]:
+    """The rows of ``key`` of the bundled corpus, then of each other gold set scored."""
+    return results[key] + [row for name in OTHER_SETS for row in results.get(name, {}).get(key, [])]
+
+
 def markdown(results: dict) -> str:
     lines = ["# Label quality: aggregators and the end model", "", f"- date: {results['date']}",
              f"- command: `{results['command']}`", f"- machine: {results['machine']['cpu']} ({results['machine']['cpus']} CPUs)",
@@ -223,17 +234,17 @@ def markdown(results: dict) -> str:
              f"BOUND share of the train split {results['notes']['majority_balance']:.3f}; Dawid-Skene's learned "
              f"P(BOUND) {results['notes']['dawid_skene_prior_bound']:.3f}",
              f"- LF groups that fire together (phi >= 0.5, same polarity): {results['notes']['groups']}",
-             *([f"- Factbook run: `{results['factbook']['run']}` ({results['factbook']['candidates']:,} candidates), every "
-                "method fitted on its own train split; majority vote's BOUND share there "
-                f"{results['factbook']['notes']['majority_balance']:.3f}; LF groups "
-                f"{results['factbook']['notes']['groups']}"] if "factbook" in results else []), "",
+             *(f"- {label} run: `{results[name]['run']}` ({results[name]['candidates']:,} candidates), every "
+               "method fitted on its own train split; majority vote's BOUND share there "
+               f"{results[name]['notes']['majority_balance']:.3f}; LF groups {results[name]['notes']['groups']}"
+               for name, label in OTHER_SETS.items() if name in results), "",
              "Gold bindings that are no candidate (recall lost before any LF votes; every method misses them):", "",
              "| split | gold | rows scored | gold BOUND | of which no candidate |", "|---|---|---:|---:|---:|",
              *(f"| {c['split']} | {c['gold']} | {c['rows']:,} | {c['gold_bound']:,} | {c['bound_no_candidate']:,} |"
-               for c in results["gold_counts"] + results.get("factbook", {}).get("gold_counts", [])), "",
+               for c in _all(results, "gold_counts")), "",
              "| split | gold | method | precision | recall | F1 | F1 - majority [95% CI, passages resampled] | Brier | accepted |",
              "|---|---|---|---:|---:|---:|---|---:|---:|"]
-    for r in results["scores"] + results.get("factbook", {}).get("scores", []):
+    for r in _all(results, "scores"):
         lo, hi = r["f1_minus_majority_ci"]
         lines.append(f"| {r['split']} | {r['gold']} | {r['method']} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} "
                      f"| {r['f1_minus_majority']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {r['brier']:.3f} | {r['accepted_share']:.3f} |")
@@ -244,7 +255,7 @@ def markdown(results: dict) -> str:
               "vote vector (fitted on the rows it scores: the most any aggregator of these votes can reach).", "",
               "| split | gold | majority F1 | conflict-oracle F1 | pattern-oracle F1 | unanimous rows: FP / FN "
               "| conflict rows: FP / FN | no vote: FP / FN | no candidate: FN |", "|---|---|---:|---:|---:|---|---|---|---:|"]
-    for h in results["headroom"] + results.get("factbook", {}).get("headroom", []):
+    for h in _all(results, "headroom"):
         e = h["errors"]
         cells = [f"{e[k]['false_positive']} / {e[k]['false_negative']} (of {e[k]['rows']:,})"
                  for k in ("unanimous", "conflict", "none")]
@@ -266,7 +277,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", type=Path, default=ROOT / "runs/default")
     parser.add_argument("--factbook-run", type=Path, default=None,
-                        help="a run of data/factbook, scored on the Factbook gold halves (omitted: Austen only)")
+                        help="a run of data/factbook, scored on the Factbook gold halves (omitted: not scored)")
+    parser.add_argument("--melville-run", type=Path, default=None,
+                        help="a run of data/melville, scored on the Moby Dick gold halves (omitted: not scored)")
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/label_quality.json")
     args = parser.parse_args()
     docs, cands, L, train, X, lf_names = load_matrix(args.run)
@@ -284,8 +297,9 @@ def main() -> None:
                "scores": score(probs, tables), "gold_counts": gold_counts(tables),
                "headroom": headroom(L, probs["majority_vote"], tables),
                "lfs_diagnosis": lf_diagnosis(L, lf_names, pairs, accuracy)}
-    if args.factbook_run is not None:
-        results["factbook"] = factbook(args.factbook_run)
+    for name in OTHER_SETS:
+        if getattr(args, f"{name}_run") is not None:
+            results[name] = other_set(getattr(args, f"{name}_run"), name)
     write_json(args.results, results)
     write_text(args.results.with_suffix(".md"), markdown(results))
     print(markdown(results))
