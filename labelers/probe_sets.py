@@ -56,7 +56,7 @@ from pipeline.core.io import check_aligned, read_metadata, read_parquet, write_t
 
 WINDOW_CHARS = 400
 MAX_PAIRS = 4
-NOT_A_PROPERTY_TYPES = frozenset({"degree", "determiner", "relational"})
+NOT_A_PROPERTY_TYPES = frozenset({"degree", "determiner", "position", "relational"})
 """Lexicon types of adjectives that limit or compare rather than describe ("a mere jargon", "such")."""
 ADDRESS_WORDS = frozenset({"dear"})
 """Adjectives mostly seen in forms of address ("my dear madam"), whose noun is no entity of the story."""

@@ -93,7 +93,8 @@ def attributive_determiner(x, ambiguous: frozenset[str], dep: str) -> bool:
 
 
 def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
-    """A determiner-like adjective: in the lexicon's determiner class, or an ordinal."""
+    """A determiner-like adjective: in the lexicon's determiner or position class (a position picks out a
+    part, as an ordinal picks out a member: "the upper layers", "the starboard hand"), or an ordinal."""
     return lemma in determiners or ORDINAL.fullmatch(lemma) is not None
 
 
@@ -129,7 +130,7 @@ performer"), unlike "a different title"."""
 
 
 BLOCK = MappingProxyType({
-    "determiners": lemmas_of_type("determiner"),
+    "determiners": lemmas_of_type("determiner", "position"),
     "ambiguous": AMBIGUOUS_DETERMINERS,
     "relational": lemmas_of_type("relational"),
     "comparative": lemmas_of_type("relational") - COMPLEMENT_ONLY,

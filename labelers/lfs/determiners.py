@@ -1,4 +1,5 @@
-"""Determiner-like adjectives describe no property (other, such, same, own, many, few, first...)."""
+"""Determiner-like adjectives describe no property (other, such, same, own, many, few, first...), nor do
+positions (upper, inner, starboard...)."""
 from snorkel.labeling import labeling_function
 
 from labelers.labels import ABSTAIN, NOT_BOUND
@@ -7,7 +8,8 @@ from labelers.lfs._util import BLOCK, attributive_determiner, determiner_like, q
 
 @labeling_function(resources=dict(determiners=BLOCK["determiners"]))
 def lf_determiner_like(x, determiners):
-    """other, such, same, own, many, few, several, whole, first, last, next, 19th, ... -> NOT_BOUND."""
+    """other, such, same, own, many, few, several, whole, first, last, next, 19th, ... and positions (upper,
+    middle, outer, back, starboard, ...) -> NOT_BOUND."""
     return NOT_BOUND if determiner_like(text(x.attr_lemma), determiners) else ABSTAIN
 
 

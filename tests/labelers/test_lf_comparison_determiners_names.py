@@ -74,6 +74,10 @@ def test_determiner_like(parser):
         ("It happened in the 19th century and in its twelfth year.", "year", "twelfth", NOT_BOUND),
         ("She came on the following day.", "day", "following", NOT_BOUND),
         ("The young girl came home.", "girl", "young", ABSTAIN),
+        # a position picks out a part, as an ordinal picks out a member
+        ("The fibres in the upper layers are long.", "layers", "upper", NOT_BOUND),
+        ("Keep the warehouse on your starboard hand.", "hand", "starboard", NOT_BOUND),
+        ("He walked to the outer gate.", "gate", "outer", NOT_BOUND),
         # a rank compound is a quality, not an ordinal
         ("He was a man of first-rate abilities.", "abilities", "first", ABSTAIN),
         ("The first-class carriage was full.", "carriage", "first", ABSTAIN),
