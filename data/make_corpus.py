@@ -38,14 +38,15 @@ def read_novels(data_dir: Path) -> dict[str, list[str]]:
 
 
 def write_gz(path: Path, text: str) -> None:
-    """``text`` as UTF-8, gzip-compressed with a fixed mtime (reproducible bytes), named inside as the file."""
+    """``text`` as UTF-8, gzip-compressed with a fixed mtime (reproducible bytes), named inside as the file;
+    its folder is made if missing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as raw, gzip.GzipFile(filename=path.name.removesuffix(".gz"), mode="wb", fileobj=raw,
                                                 mtime=0, compresslevel=9) as gz:
         gz.write(text.encode("utf-8"))
 
 
 def main(data_dir: str) -> None:
-    OUT.mkdir(exist_ok=True)
     for name, lines in sorted(read_novels(Path(data_dir)).items()):
         text = "\n".join(lines) + "\n"
         write_gz(OUT / f"{name}.txt.gz", text)

@@ -13,11 +13,13 @@ always share a split.
 """
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from make_corpus import write_gz  # noqa: E402  (data/make_corpus.py: reproducible gzip)
 
 OUT = Path(__file__).parent
 SECTIONS = (("Introduction", "Background"), ("Economy", "Economy - overview"))
@@ -31,13 +33,6 @@ def prose(profile: dict) -> list[str]:
     texts = (profile.get(section, {}).get(field, {}).get("text", "") for section, field in SECTIONS)
     paragraphs = (p for t in texts for p in t.split(PARAGRAPH_MARK))
     return [WHITESPACE.sub(" ", p).strip() for p in paragraphs if p.strip()]
-
-
-def write_gz(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as raw, gzip.GzipFile(filename=path.name.removesuffix(".gz"), mode="wb", fileobj=raw,
-                                                mtime=0, compresslevel=9) as gz:
-        gz.write(text.encode("utf-8"))
 
 
 def main(package: str) -> None:

@@ -185,7 +185,7 @@ def split_units(text: str) -> list[tuple[str, str]]:
 
 
 def paragraphs(text: str, unwrap: bool) -> list[str]:
-    paras = [p.strip() for p in PARAGRAPH_BREAK.split(text.replace("\r\n", "\n").replace("\r", "\n"))]
+    paras = [p.strip() for p in PARAGRAPH_BREAK.split(text)]  # line ends are "\n" by now (ingest)
     if unwrap:
         paras = [" ".join(line.strip() for line in p.split("\n")) for p in paras]
     return [p for p in paras if p]
@@ -286,7 +286,8 @@ def ingest(config: IngestConfig, progress: Advance | None = None) -> tuple[list[
             if len(text) > config.max_doc_chars:
                 skips.add("oversized", f"{source} ({len(text):,} chars)")
                 continue
-            text, marked = strip_gutenberg(text.replace("\r\n", "\n"))
+            text, marked = strip_gutenberg(text.replace("\r\n", "\n").replace("\r", "\n"))  # before the
+            # line-anchored markers and headings: a CRLF heading line ends in "\r"
             stripped += marked
             for label, unit_text in split_units(text):
                 if not unit_text.strip():

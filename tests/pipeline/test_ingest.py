@@ -62,6 +62,8 @@ def test_passages_keep_paragraphs_whole_and_unwrap_lines():
 def test_chapters_and_split_are_deterministic():
     units = split_units("Front\nCHAPTER I\nOne\nChapter 2\nTwo")
     assert [u for u, _ in units] == ["front", "ch001", "ch002"]
+    config = IngestConfig()
+    assert [assign_split(f"u{i}", config) for i in range(50)] == [assign_split(f"u{i}", config) for i in range(50)]
 
 
 def test_a_heading_may_carry_its_title_but_prose_is_no_heading():
@@ -84,8 +86,6 @@ def test_project_gutenberg_licence_is_stripped_and_counted(tmp_path: Path):
         "moby.txt#ch001#p0": "Call me Ishmael. The sea was grey.",
         "plain.txt#p0": "A plain file. The Project Gutenberg EBook is mentioned here."}
     assert report["gutenberg_licence_stripped"] == 1 and set(units) == {"moby.txt#ch001", "plain.txt"}
-    config = IngestConfig()
-    assert [assign_split(f"u{i}", config) for i in range(50)] == [assign_split(f"u{i}", config) for i in range(50)]
 
 
 def test_bundled_corpus_split_matches_record():
