@@ -32,7 +32,9 @@ Definitions (all heuristic, documented here and in the README):
   ever an adjective, even with a by-phrase ("wholly unmoved by any feeling": ``_negative_state``); a past
   participle the tagger read as a verb right before its noun ("and deflated asset prices constricted":
   ``_misread_prenominal_participle``), attached to that noun. Never
-  an attribute: a word form that is no adjective ("hereafter", "selfishness": ``_never_attribute_form``),
+  an attribute: a word form that is no adjective ("hereafter", "selfishness": ``_never_attribute_form``), a
+  word WordNet lists only as a noun that the tagger called an adjective ("codfish vertebra":
+  ``_noun_tagged_adjective``),
   a past verb the tagger reads as an adjective of its object ("in 1988 permanently relinquished Jordanian
   claims": ``_misread_verb``), an adjective grading the next adjective ("real pretty":
   ``_grades_adjective``), unless both stand before their noun ("a long awkward passage": ``_stacked_on``,
@@ -77,7 +79,7 @@ from typing import Iterable, Iterator
 from spacy.tokens import Doc, Span, Token
 
 from labelers.lexicon import (attribute_type, load_adjective_forms, load_coref_tables, load_flat_adverbs, load_lexicon,
-                              load_un_verbs)
+                              load_noun_forms, load_un_verbs)
 
 CANDIDATE_COLUMNS: list[str] = [
     # key columns (pipeline.core.schemas.CANDIDATE_KEY_COLUMNS) and coreference
@@ -207,6 +209,9 @@ selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 INTERJECTIONS = frozenset({"aye", "ay", "nay", "yea"})
 """Interjections the tagger sometimes reads as adjectives or names ("Aye, aye, the parsonage is but a small
 one", "Aye, that will be much best"); never an attribute or a mention."""
+ARCHAIC_PRONOUNS = frozenset({"thou", "thee", "thy", "thine", "ye"})
+"""Pronouns of older English that the tagger sometimes reads as adjectives ("Thou shalt see", "dost thou
+sign"); never an attribute."""
 VOCATIVE_PARTNERS = frozenset({"i", "you", "we", "it"})
 """Subjects beside which a name set off by commas is the one addressed, not a second subject ("Elinor, for
 some time after ..., remained" has one subject, and "Thorpe, for she ..." a subject of each clause)."""
@@ -311,8 +316,8 @@ def is_proper_adjective(tok: Token) -> bool:
 
 def is_attribute(tok: Token) -> bool:
     """True for the tokens that candidates pair with mentions (see the module docstring)."""
-    if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _misread_verb(tok) or _grades_adjective(tok) \
-            or _quantifier_part(tok) or _kin_title(tok) or _induced(tok) or _naming_verb(tok):
+    if not _has_alpha(tok) or _never_attribute_form(tok.lower_) or _noun_tagged_adjective(tok) or _misread_verb(tok) \
+            or _grades_adjective(tok) or _quantifier_part(tok) or _kin_title(tok) or _induced(tok) or _naming_verb(tok):
         return False
     if tok.pos_ == "ADJ" or is_proper_adjective(tok) or _mistagged_adjective(tok) or _inverted_initial_adjective(tok):
         return True
@@ -493,8 +498,16 @@ def _misread_initial_adjective(tok: Token) -> Token | None:
 @lru_cache(maxsize=65536)
 def _never_attribute_form(lower: str) -> bool:
     """A word form that is no adjective whatever the tagger says (PRONOMINAL_ADVERB, NOUN_SUFFIX,
-    INTERJECTIONS); cached by form, as every token asks."""
-    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower) or lower in INTERJECTIONS)
+    INTERJECTIONS, ARCHAIC_PRONOUNS); cached by form, as every token asks."""
+    return bool(PRONOMINAL_ADVERB.fullmatch(lower) or NOUN_SUFFIX.fullmatch(lower) or lower in INTERJECTIONS
+                or lower in ARCHAIC_PRONOUNS)
+
+
+def _noun_tagged_adjective(tok: Token) -> bool:
+    """A noun the tagger called an adjective ("a necklace of codfish vertebra", "the parlour door"): a JJ word
+    that WordNet lists only as a noun (``load_noun_forms``), in lower case: a capitalised one may be a
+    people's name used as an adjective ("Arab states", which WordNet lists as nouns)."""
+    return tok.tag_ == "JJ" and tok.is_lower and tok.lower_ in load_noun_forms()
 
 
 def _grades_adjective(tok: Token) -> bool:
@@ -1685,7 +1698,10 @@ def prep_of(adj: Token) -> str:
 
 
 def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
-    """The adjective is part of a fixed proper name ("Great Britain", "the Crown Inn"...)."""
+    """The adjective is part of a fixed proper name ("Great Britain", "the Crown Inn"...): a capitalised
+    adjective inside a sentence before a name or before a capitalised noun ("at the Try Pots", which the
+    tagger reads as common nouns), but for an epithet ("Poor Fanny") or a people's adjective ("the Irish
+    Governments")."""
     if adj.pos_ == "PROPN":
         return not is_proper_adjective(adj) and not _epithet(adj)
     if not adj.is_title:
@@ -1693,7 +1709,11 @@ def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
     span = name_ents.get(adj.i)
     if span is not None:
         return True
-    return (not adj.is_sent_start and adj.dep_ in ("compound", "amod") and adj.head.pos_ == "PROPN")
+    if adj.is_sent_start or adj.dep_ not in ("compound", "amod"):
+        return False
+    head = adj.head
+    return head.pos_ == "PROPN" or (head.is_title and head.i > adj.i and head.pos_ == "NOUN"
+                                    and adj.lower_ not in EPITHETS and attribute_type(adj.lower_) != "origin")
 
 
 EPITHETS = frozenset({"poor", "dear", "dearest"})

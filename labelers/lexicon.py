@@ -56,6 +56,13 @@ def load_flat_adverbs() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def load_noun_forms() -> frozenset[str]:
+    """Word forms that WordNet lists only as nouns ("codfish", "parlour", "thou"; resources/noun_forms.json,
+    made as ``load_adjective_forms``'s table is): lower case, single words."""
+    return frozenset(_load("noun_forms.json")["forms"])
+
+
+@lru_cache(maxsize=1)
 def load_coref_tables() -> tuple[Mapping[str, str], Mapping[str, str], Mapping[str, str]]:
     """(person_nouns, titles, first_names): lower-case word -> gender ('m', 'f'; '' for unmarked nouns)."""
     data = _load("coref.json")

@@ -44,8 +44,7 @@ def num(value: object, default: int = -1) -> int:
 
 
 AMBIGUOUS_DETERMINERS = frozenset({"certain", "particular", "present", "past", "recent", "current", "very", "usual",
-                                   "said", "given", "chief", "main", "principal", "same", "whole", "entire", "proper",
-                                   "different"})
+                                   "said", "given", "chief", "main", "principal", "same", "whole", "entire", "different"})
 """Adjectives that are determiner-like only in attributive use ("a certain man", "a different story", "recent
 increases" vs "she was certain", "they were different"); the temporal ones as data/gold/factbook/README.md
 decides."""
@@ -98,8 +97,29 @@ def determiner_like(lemma: str, determiners: frozenset[str]) -> bool:
     return lemma in determiners or ORDINAL.fullmatch(lemma) is not None
 
 
+SIDE_NOUNS = frozenset({"side", "hand", "arm", "leg", "foot", "knee", "eye", "ear", "shoulder", "cheek", "temple",
+                        "elbow", "wrist", "heel", "thigh", "breast", "fin", "flipper", "wing", "flank", "bank"})
+"""Nouns of which "left" and "right" pick out one of a pair, a position ("his left hand", "on the right side"),
+where before other nouns "right" names a property ("the right answer")."""
+PAIRED_POSITIONS = frozenset({"left", "right", "low"})
+"""Adjective lemmas that are positions only in context (``relative_position``; "lower" has lemma "low"):
+"lower prices" are cheaper ones."""
+
+
+def relative_position(x, positions: frozenset[str]) -> bool:
+    """A PAIRED_POSITIONS adjective used as a position: conjoined with a position ("the upper and lower
+    layers", "upper, middle, and lower"), or "left"/"right" before one of SIDE_NOUNS."""
+    lemma = text(x.attr_lemma)
+    if lemma not in PAIRED_POSITIONS:
+        return False
+    if any(other in positions for other in text(x.attr_conj_lemmas).split()):
+        return True
+    return lemma != "low" and text(x.relation) == "amod" and text(x.ent_lemma).lower() in SIDE_NOUNS
+
+
 FIXED_PHRASES = MappingProxyType({
     "great": frozenset({"deal", "while", "measure", "many"}),
+    "general": frozenset({"rule", "thing"}),  # "as a general rule": usually
     "high": frozenset({"water", "tide"}),  # "at high water": the state of the tide, a time
     "small": frozenset({"degree"}),  # "in the smallest degree": at all
     "slight": frozenset({"degree"}),
@@ -111,10 +131,11 @@ FIXED_PHRASES = MappingProxyType({
     "mean": frozenset({"time", "while"}),  # "in the mean time"
     "prime": frozenset({"minister"}),
     "rear": frozenset({"admiral"}),  # a rank, as "prime minister" is a title
+    "right": frozenset({"whale"}),  # a species, not a correct whale
     "stumbling": frozenset({"block"}),
 })
 """Adjective lemma -> the nouns it forms a quantity or time idiom ("in good time": early), or a lexicalised
-title, with."""
+title or species name, with."""
 
 
 def fixed_phrase(x, phrases) -> bool:
@@ -131,6 +152,7 @@ performer"), unlike "a different title"."""
 
 BLOCK = MappingProxyType({
     "determiners": lemmas_of_type("determiner", "position"),
+    "positions": lemmas_of_type("position"),
     "ambiguous": AMBIGUOUS_DETERMINERS,
     "relational": lemmas_of_type("relational"),
     "comparative": lemmas_of_type("relational") - COMPLEMENT_ONLY,
@@ -161,7 +183,7 @@ def blocked(x, block) -> bool:
             or flag(x.adverbial_idiom) or flag(x.expletive_it) or across_quotes(x)):
         return True
     lemma = text(x.attr_lemma)
-    if determiner_like(lemma, block["determiners"]):
+    if determiner_like(lemma, block["determiners"]) or relative_position(x, block["positions"]):
         return True
     if attributive_determiner(x, block["ambiguous"], text(x.relation)):
         return True

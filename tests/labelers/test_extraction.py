@@ -259,6 +259,18 @@ def test_abstract_nouns_the_tagger_reads_as_adjectives_are_no_attributes(parser)
     assert is_attribute(next(t for t in parser.doc("He was vehement.") if t.text == "vehement"))
 
 
+@pytest.mark.parametrize("text, word, attribute", [
+    ("Mrs. Hussey wore a polished necklace of codfish vertebra.", "codfish", False),
+    ('"Quohog, dost thou sign thy name or make thy mark?"', "thou", False),
+    ("Thou shalt see my back parts, my tail.", "Thou", False),  # an archaic pronoun
+    ("Then Arab states protested.", "Arab", True),  # a people's name as an adjective
+])
+def test_a_noun_or_an_archaic_pronoun_the_tagger_reads_as_an_adjective_is_no_attribute(parser, text, word, attribute):
+    tok = next(t for t in parser.doc(text) if t.text == word)
+    assert tok.tag_ == "JJ"  # the tagger's reading these cases are about
+    assert is_attribute(tok) is attribute
+
+
 @pytest.mark.parametrize("text, word, verb", [
     ("King Hussein in 1988 permanently relinquished Jordanian claims to the West Bank.", "relinquished", True),
     ("His independent streak angered regime establishment figures, including the leader.", "angered", True),

@@ -48,6 +48,7 @@ def test_fixed_phrase(parser):
         ("I thought I was in very good time.", "time", "good", NOT_BOUND),
         ("It eliminated the position of prime minister.", "minister", "prime", NOT_BOUND),
         ("He is a rear admiral of the white.", "admiral", "rear", NOT_BOUND),
+        ("They hunted the right whale.", "whale", "right", NOT_BOUND),  # a species
         ("I give way to you with a very bad grace.", "grace", "bad", NOT_BOUND),  # manner: unwillingly
         ("He laughed at himself with a very good grace.", "grace", "good", NOT_BOUND),
         ("She did it with an ill grace.", "grace", "ill", NOT_BOUND),
@@ -59,6 +60,7 @@ def test_fixed_phrase(parser):
         ("In short, her civility was great.", "civility", "short", NOT_BOUND),  # adverbial idioms
         ("Women in general were kind.", "Women", "general", NOT_BOUND),
         ("He spoke in general terms.", "terms", "general", ABSTAIN),  # an adjective before its noun
+        ("As a general rule, you must first get fast to a whale.", "rule", "general", NOT_BOUND),  # usually
         ("It holds in general and ordinary cases.", "cases", "general", ABSTAIN),
     ])
 
@@ -78,6 +80,13 @@ def test_determiner_like(parser):
         ("The fibres in the upper layers are long.", "layers", "upper", NOT_BOUND),
         ("Keep the warehouse on your starboard hand.", "hand", "starboard", NOT_BOUND),
         ("He walked to the outer gate.", "gate", "outer", NOT_BOUND),
+        ("He gazed up to the two remaining horns.", "horns", "remaining", NOT_BOUND),  # the rest
+        # "lower", "left" and "right" are positions only in context
+        ("The fibres in the upper and lower layers are long.", "layers", "lower", NOT_BOUND),
+        ("He held the pen in his left hand.", "hand", "left", NOT_BOUND),
+        ("They sat on the right side of the boat.", "side", "right", NOT_BOUND),
+        ("Lower prices helped the farmers.", "prices", "Lower", ABSTAIN),
+        ("That was the right answer.", "answer", "right", ABSTAIN),
         # a rank compound is a quality, not an ordinal
         ("He was a man of first-rate abilities.", "abilities", "first", ABSTAIN),
         ("The first-class carriage was full.", "carriage", "first", ABSTAIN),
@@ -117,6 +126,7 @@ def test_determiner_attributive(parser):
         ("The change was recent.", "change", "recent", ABSTAIN),
         ("She got up at her usual time.", "time", "usual", NOT_BOUND),
         ("She met him with all her usual cheerfulness.", "cheerfulness", "usual", ABSTAIN),  # a quality
+        ("She copied it in the proper place.", "place", "proper", ABSTAIN),  # appropriate: a property
     ])
 
 
@@ -126,6 +136,9 @@ def test_in_name(parser):
         ("The girl came from Great Britain.", "girl", "Great", NOT_BOUND),
         ("Poor Miss Taylor was gone.", "Taylor", "Poor", ABSTAIN),
         ("The great house was empty.", "house", "great", ABSTAIN),
+        # a name the tagger reads as common nouns
+        ("He hinted that we could not do better than try pot-luck at the Try Pots.", "Pots", "Try", NOT_BOUND),
+        ("Large whales were seen.", "whales", "Large", ABSTAIN),  # capitalised as a sentence's first word
     ])
 
 
