@@ -16,8 +16,6 @@ for label_quality.py, once per change).
 from __future__ import annotations
 
 import argparse
-import datetime
-import sys
 from itertools import product
 from pathlib import Path
 
@@ -26,7 +24,7 @@ import pandas as pd
 from scipy import sparse
 
 import label_quality as lq
-from bench_common import machine_info
+from bench_common import provenance, publish
 from labelers import endmodel
 from labelers.aggregation import majority_class_balance, majority_proba
 from labelers.labels import ABSTAIN
@@ -34,7 +32,7 @@ from labelers.parsing import FALLBACK, doc_from_rows, load_pipeline
 from labelers.report.gold import default_gold_paths, load_gold, passage_rows
 from labelers.report.metrics import prf
 from pipeline.core import schemas as S
-from pipeline.core.io import read_parquet, write_json, write_text
+from pipeline.core.io import read_parquet
 
 ROOT = lq.ROOT
 C_VALUES = (0.05, 0.2, 1.0, 5.0)
@@ -112,12 +110,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/endmodel_sweep.json")
     args = parser.parse_args()
     rows = sweep(args.run, False) + (sweep(args.factbook_run, True) if args.factbook_run else [])
-    results = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
-               "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
-               "run": lq.shown_run(args.run), "rows": rows}
-    write_json(args.results, results)
-    write_text(args.results.with_suffix(".md"), markdown(results))
-    print(markdown(results))
+    results = {**provenance(__file__, ROOT), "run": lq.shown_run(args.run), "rows": rows}
+    publish(args.results, results, markdown)
 
 
 if __name__ == "__main__":

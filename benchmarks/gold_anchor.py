@@ -16,21 +16,18 @@ train dev set itself is shown as in-sample. Test halves stay for label_quality.p
 from __future__ import annotations
 
 import argparse
-import datetime
-import sys
 from pathlib import Path
 
 import numpy as np
 from scipy import sparse
 
 import label_quality as lq
-from bench_common import machine_info
+from bench_common import provenance, publish
 from labelers import endmodel
 from labelers.aggregation import majority_class_balance, majority_proba
 from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
 from labelers.report.gold import default_gold_paths, load_gold, passage_rows
 from labelers.report.metrics import prf
-from pipeline.core.io import write_json, write_text
 
 ROOT = lq.ROOT
 WEIGHTS = (0, 5, 20, 50)
@@ -121,12 +118,9 @@ def main() -> None:
         if run is not None:
             data = austen if name is None else load(run, name)
             rows += score(data, fits(data, gold_X, gold_y), rng)
-    results = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine_info(),
-               "command": "python " + " ".join([str(Path(__file__).relative_to(ROOT)), *sys.argv[1:]]),
-               "gold_rows": len(gold_y), "gold_positive": int(gold_y.sum()), "rows": rows}
-    write_json(args.results, results)
-    write_text(args.results.with_suffix(".md"), markdown(results))
-    print(markdown(results))
+    results = {**provenance(__file__, ROOT), "gold_rows": len(gold_y), "gold_positive": int(gold_y.sum()),
+               "rows": rows}
+    publish(args.results, results, markdown)
 
 
 if __name__ == "__main__":

@@ -2,31 +2,19 @@
 recomputed from the run's token table, standardised per column."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
+from bench_loader import load_benchmark
 from labelers.parsing import parse_frame
 from pipeline.core import schemas as S
 from pipeline.core.io import write_parquet
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 TEXTS = {"a": "The old captain was tired.", "b": "Anne seemed happy today."}
 
 
-def load_sweep():
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("endmodel_sweep_bench", BENCH / "endmodel_sweep.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_vectors_are_the_tok2vec_output_of_both_ends_standardised(nlp, tmp_path):
-    sweep = load_sweep()
+    sweep = load_benchmark("endmodel_sweep")
     write_parquet(parse_frame(nlp, list(TEXTS), list(TEXTS.values()), 8, 1), tmp_path / S.TOKENS)
     # (doc, ent_i, attr_i): captain-old, captain-tired, Anne-happy
     cands = pd.DataFrame([("a", 2, 1), ("a", 2, 4), ("b", 0, 2)], columns=["doc_id", "ent_i", "attr_i"])

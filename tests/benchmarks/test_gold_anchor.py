@@ -1,28 +1,15 @@
 """benchmarks/gold_anchor.py: the vote columns beside the features, and gold rows that move the end model."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 from scipy import sparse
 
+from bench_loader import load_benchmark
 from labelers.labels import ABSTAIN, BOUND, NOT_BOUND
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def load_bench():
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("gold_anchor_bench", BENCH / "gold_anchor.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_votes_become_one_column_per_lf_and_class():
-    bench = load_bench()
+    bench = load_benchmark("gold_anchor")
     X = sparse.csr_matrix(np.array([[1.0, 0.0], [0.0, 2.0]]))
     L = np.array([[BOUND, ABSTAIN], [NOT_BOUND, BOUND]])
     got = bench.with_votes(X, L).toarray()
@@ -30,7 +17,7 @@ def test_votes_become_one_column_per_lf_and_class():
 
 
 def test_weighted_gold_rows_overrule_the_weak_labels():
-    bench = load_bench()
+    bench = load_benchmark("gold_anchor")
     # three LFs vote BOUND on kinds 0 and 1 and NOT_BOUND on kind 2, so the weak labels call kind 1 bound;
     # the gold says it is not
     kind = np.arange(60) % 3  # 20 weak rows of each kind against 50 copies of one gold row

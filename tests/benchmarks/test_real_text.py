@@ -2,26 +2,18 @@
 results kept as history."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
+from bench_loader import BENCH, load_benchmark
 from training.probes import Probe, evaluate, summarize
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
 def rt():
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("real_text_bench", BENCH / "real_text.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the script is being loaded
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("real_text")
 
 
 def record(margins: list[tuple[float, float, float]]) -> dict:
