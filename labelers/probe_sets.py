@@ -21,7 +21,7 @@ most ``max_pairs`` pairs per passage are made, in order of the entities' first b
 (a) gold: bindings are the non-negated gold bindings of the fully annotated regions (data/gold/
 passages.jsonl) of passages in the chosen splits; the context is cut inside the region. The entity of a
 gold mention is the run's ``ent_id`` of the candidate at the same offset, which for a pronoun is the
-heuristic coreference of labelers/extraction.py (items resting on it carry ``"via_pronoun": true``);
+heuristic coreference of labelers/extraction/mentions.py (items resting on it carry ``"via_pronoun": true``);
 assertions checked for conflicts are the region's gold bindings plus the run's accepted candidates
 before the region (the text there is not annotated).
 
