@@ -45,7 +45,7 @@ def _verb_chain(att: Attachment, doc: Doc) -> list[Token]:
     if att.gov < 0:
         return []
     chain, verb = [doc[att.gov]], doc[att.gov]
-    while verb.dep_ == "xcomp" and verb.head is not verb and len(chain) < 4:
+    while verb.dep_ == "xcomp" and verb.head.i != verb.i and len(chain) < 4:
         if verb.tag_ == "VBG" and verb.head.lemma_ == "help":
             break  # "I cannot help being concerned" asserts it: the negation and modal are on "help"
         verb = verb.head
@@ -74,7 +74,7 @@ def _denied_belief(verb: Token) -> bool:
     conceited", "it did not appear to me that she was superior"): the negator before that verb, the clause
     starting within four words after it."""
     head = verb.head
-    if verb.dep_ != "ccomp" or head is verb or head.lemma_ not in NEG_RAISING_VERBS \
+    if verb.dep_ != "ccomp" or head.i == verb.i or head.lemma_ not in NEG_RAISING_VERBS \
             or not head.i < verb.left_edge.i <= head.i + 4:
         return False
     return any(c.i < head.i for c in _negators(head))

@@ -60,7 +60,7 @@ def _direct_attachment(adj: Token) -> Attachment:
             relation = "appos" if adj.doc[adj.i - 1].text == "," else "amod"
             return Attachment(noun_head(described).i, relation, relation, -1, adj.i)
         return Attachment(noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
-    if dep in ("amod", "compound", "nmod") and head is not adj and not _possessor_between(adj, head) \
+    if dep in ("amod", "compound", "nmod") and head.i != adj.i and not _possessor_between(adj, head) \
             and not _dash_between(adj, head) and (head.pos_ in ("NOUN", "PROPN", "PRON") or pronoun_noun_phrase(head)):
         target = noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
@@ -80,7 +80,7 @@ def _direct_attachment(adj: Token) -> Attachment:
         return Attachment(own_subj.i, "predicative", "predicative", adj.i, adj.i)
     if predicate_well(adj):
         dep = "acomp"
-    if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head is not adj:
+    if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head.i != adj.i:
         return verb_predicate(adj, head, dep)
     return Attachment(-1, "none", "none", -1, adj.i)
 

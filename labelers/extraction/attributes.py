@@ -8,7 +8,8 @@ from functools import lru_cache
 from spacy.tokens import Token
 
 from labelers.extraction.clauses import (Attachment, find_subject, graded_adverb, has_subject, infinitive_to,
-                                         inverted_predicate, noun_head, subject_on, verb_predicate)
+                                         inverted_predicate, nominal, nominal_one, noun_head, subject_on,
+                                         verb_predicate)
 from labelers.extraction.vocab import (CLAUSE_DEPS, COPULA, DEGREE_ADVERBS, DEMONSTRATIVES, EPITHETS, FINITE_VERB_TAGS,
                                        GRADING_ADJECTIVES, LEMMA_FIXES, MISTAGGED_PREDICATE_DEPS, PERSONAL_PRONOUNS,
                                        PREDICATE_DEPS, PREDICATE_VERBS, SUBJECT_DEPS, TIME_NOUNS)
@@ -22,6 +23,8 @@ INDEFINITE_PRONOUNS = frozenset({"everything", "everybody", "everyone", "anythin
 SUBJECT_PRONOUNS = DEMONSTRATIVES | {"all"}
 """Pronouns that are a mention as a subject ("This is full of papers", "So far all was perfectly right"),
 and elsewhere as often point at a clause or float beside a noun ("They all were")."""
+MISTAGGED_CONJUNCT_TAGS = frozenset({"NN", "VB", "VBP", "RB"})
+"""Tags of a conjoined adjective-only word form that ``_mistagged_conjunct`` reads as an adjective."""
 INDUCED_PARTICIPLES = frozenset({"persuaded", "induced", "prevailed"})
 """Participles of inducing (``_induced``)."""
 NAMING_PARTICIPLES = frozenset({"called", "named", "styled", "termed", "dubbed", "christened", "nicknamed", "surnamed"})
@@ -79,13 +82,13 @@ def mention_kind(tok: Token) -> str | None:
     if tok.pos_ == "NOUN":
         if _mistagged_adjective(tok):
             return None
-        if tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i:
+        if tok.dep_ == "compound" and nominal(tok.head) and tok.head.i > tok.i:
             return None
         if _rank_part(tok):  # "rate" in "first-rate"
             return None
         return "noun"
     if tok.pos_ == "PROPN":
-        if tok.dep_ in ("compound", "flat") and tok.head.pos_ == "PROPN" and tok.head is not tok:
+        if tok.dep_ in ("compound", "flat") and tok.head.pos_ == "PROPN" and tok.head.i != tok.i:
             return None
         if is_proper_adjective(tok):
             return None
@@ -102,13 +105,19 @@ def mention_kind(tok: Token) -> str | None:
 def pronoun_noun_phrase(tok: Token) -> bool:
     """A pronoun that heads its noun phrase with no antecedent to resolve: an indefinite ("everything looked so
     beautiful", "something much more pleasing"), a demonstrative (not a relative "that") or "all" as subject
-    (SUBJECT_PRONOUNS), or "one" after a determiner ("an odd one", "the poor one"); it is a mention of kind
-    'noun'."""
-    if tok.pos_ == "PRON":
+    (SUBJECT_PRONOUNS), a demonstrative with an "of" phrase ("those of the middle one, very short"), or "one"
+    after a determiner or a possessive ("an odd one", "the poor one", "my narrow leather one"); it is a mention
+    of kind 'noun'."""
+    if tok.pos_ == "PRON":  # a relative "that" (WDT) is none: its noun is the mention
         return tok.lower_ in INDEFINITE_PRONOUNS or (tok.lower_ in SUBJECT_PRONOUNS and tok.dep_ in SUBJECT_DEPS
-                                                     and tok.tag_ != "WDT")  # relative "that": its noun is the mention
-    return (tok.lower_ == "one" and tok.dep_ != "nummod"
-            and any(child.dep_ == "det" for child in tok.children))
+                                                     and tok.tag_ != "WDT") \
+            or (tok.lower_ in DEMONSTRATIVES and tok.tag_ != "WDT" and _of_phrase(tok))
+    return nominal_one(tok)
+
+
+def _of_phrase(tok: Token) -> bool:
+    """``tok`` heads an "of" phrase ("those of the middle one")."""
+    return any(c.dep_ == "prep" and c.lower_ == "of" for c in tok.children)
 
 
 def _is_name_adjective(tok: Token) -> bool:
@@ -122,7 +131,7 @@ def is_proper_adjective(tok: Token) -> bool:
     """A proper adjective tagged as a name, on a common noun: spaCy's own amod ("the Ugandan government") or
     a nationality in the lexicon as a compound ("the Thai baht" with 'thai' an origin adjective); not a
     place or person modifying a noun ("the London road")."""
-    if tok.pos_ != "PROPN" or tok.head is tok or tok.head.pos_ != "NOUN" or tok.head.i < tok.i:
+    if tok.pos_ != "PROPN" or tok.head.i == tok.i or tok.head.pos_ != "NOUN" or tok.head.i < tok.i:
         return False
     return tok.dep_ == "amod" or (tok.dep_ == "compound" and attribute_type(tok.lower_) == "origin")
 
@@ -217,8 +226,13 @@ def _mistagged_adjective(tok: Token) -> bool:
     as an adjective and never as a noun, verb or adverb), in an adjective's place: before a noun it
     modifies ("her doting mother", "the neighboring countries") or, with no determiner or modifier of a
     noun's, after a linking or posture verb ("he was headstrong", "she sat motionless over it"), or first of
-    comma-stacked adjectives (``mistagged_stacked``)."""
-    if tok.pos_ != "NOUN" or tok.lower_ not in load_adjective_forms():
+    comma-stacked adjectives (``mistagged_stacked``); also, whatever its tag, a conjunct of an adjective
+    (``_mistagged_conjunct``)."""
+    if tok.pos_ == "ADJ" or tok.lower_ not in load_adjective_forms():
+        return False
+    if _mistagged_conjunct(tok):
+        return True
+    if tok.pos_ != "NOUN":
         return False
     if mistagged_stacked(tok) is not None:
         return True
@@ -228,6 +242,19 @@ def _mistagged_adjective(tok: Token) -> bool:
     return (tok.dep_ in MISTAGGED_PREDICATE_DEPS and head.i < tok.i and head.pos_ in ("VERB", "AUX")
             and head.lemma_ in PREDICATE_VERBS
             and not any(c.dep_ in ("det", "poss", "nummod", "compound", "amod") for c in tok.children))
+
+
+def _mistagged_conjunct(tok: Token) -> bool:
+    """"was thin and gaunt" (gaunt/VB), "so frank and fearless" (fearless/NN): an adjective-only word form in
+    a base-form tag (MISTAGGED_CONJUNCT_TAGS; a past form may be a verb's, "was tired and said"), conjoined
+    with an adjective or with the linking verb whose complement one is, with no subject, object or
+    determiner of its own."""
+    head = tok.head
+    if tok.dep_ != "conj" or tok.tag_ not in MISTAGGED_CONJUNCT_TAGS \
+            or any(c.dep_ in ("nsubj", "nsubjpass", "dobj", "det", "poss") for c in tok.children):
+        return False
+    return head.pos_ == "ADJ" or (head.lemma_ in PREDICATE_VERBS
+                                  and any(c.dep_ == "acomp" and c.pos_ == "ADJ" for c in head.children))
 
 
 def _inverted_initial_adjective(tok: Token) -> bool:

@@ -45,10 +45,20 @@ class Attachment:
     first: int  # first conjunct (== the adjective unless 'conj')
 
 
+def nominal_one(tok: Token) -> bool:
+    """"one" heading a noun phrase after a determiner or a possessive ("an odd one", "my narrow leather one")."""
+    return tok.lower_ == "one" and tok.dep_ != "nummod" and any(c.dep_ in ("det", "poss") for c in tok.children)
+
+
+def nominal(tok: Token) -> bool:
+    """``tok`` can head a noun phrase that a compound modifies: a noun, a name or a nominal "one"."""
+    return tok.pos_ in ("NOUN", "PROPN") or nominal_one(tok)
+
+
 def noun_head(tok: Token) -> Token:
     """Climb from a compound modifier to the noun it modifies ("brick" in "red brick house" -> house)."""
     seen = 0
-    while tok.dep_ == "compound" and tok.head.pos_ in ("NOUN", "PROPN") and tok.head.i > tok.i and seen < 8:
+    while tok.dep_ == "compound" and nominal(tok.head) and tok.head.i > tok.i and seen < 8:
         tok, seen = tok.head, seen + 1
     return tok
 
@@ -63,7 +73,7 @@ def find_subject(verb: Token) -> Token | None:
             return subj
         if _clause_as_subject(verb):
             return None
-        if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb) or _bare_than(verb)) and verb.head is not verb:
+        if (verb.dep_ in ("xcomp", "conj") or _supplementive(verb) or _bare_than(verb)) and verb.head.i != verb.i:
             verb = verb.head
         else:
             return None
@@ -75,7 +85,7 @@ def _clause_as_subject(verb: Token) -> bool:
     (after punctuation or a conjunction at most): that clause is its subject ("That she is a gentleman's
     daughter, is indubitable"), so the clause's own subject is not the verb's."""
     head = verb.head
-    if verb.dep_ != "conj" or head is verb or any(c.dep_ == "cc" and head.i < c.i < verb.i for c in head.children):
+    if verb.dep_ != "conj" or head.i == verb.i or any(c.dep_ == "cc" and head.i < c.i < verb.i for c in head.children):
         return False
     doc = verb.doc
     return any(c.dep_ == "mark" and c.lower_ in ("that", "whether")

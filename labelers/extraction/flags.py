@@ -34,7 +34,7 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
     dets = {c.lower_ for c in noun.children if c.dep_ == "det"}
     if dets & NEGATIVE_DETS or _not_one(noun):
         return True
-    while noun.dep_ == "conj" and noun.head is not noun:  # "without feelings of delight or vexation"
+    while noun.dep_ == "conj" and noun.head.i != noun.i:  # "without feelings of delight or vexation"
         noun = noun.head
     prep = noun.head if noun.dep_ == "pobj" else None
     if prep is not None and prep.lower_ == "of" and prep.head.dep_ == "pobj":
@@ -48,14 +48,21 @@ def has_negative_det(att: Attachment, doc: Doc) -> bool:
 
 
 def _not_one(noun: Token) -> bool:
-    """"not one agreeable quality", "not a single kind word": "not" before "one" or "a single" opening the
-    noun phrase denies the noun as "no" does (not "not a": "He is not a young man" is bound in the gold)."""
+    """"not one agreeable quality", "not a single kind word", and a subject opened by "not a" ("not a cloud
+    was visible"): "not" before the noun phrase denies the noun as "no" does. Not "not a" on a predicate
+    noun ("He is not a young man" is bound in the gold), after "or"/"if" ("whether or not a man is rich") or
+    after a verb, whose negation it is ("had not a righteous judgment descended", "was not a good man")."""
     doc, first = noun.doc, noun.left_edge
     if first.lower_ == "not" and first.i + 1 < noun.i:  # "Not one sailor is hurt": "not" inside the phrase
         first = doc[first.i + 1]
     elif first.i == 0 or doc[first.i - 1].lower_ != "not":
         return False
-    return first.lower_ == "one" or (first.lower_ in ("a", "an") and doc[first.i + 1].lower_ == "single")
+    if first.lower_ not in ("a", "an"):
+        return first.lower_ == "one"
+    single = doc[first.i + 1].lower_ == "single"
+    before = doc[first.i - 2] if first.i > 1 else None  # the word before "not"
+    verbs_not = before is not None and (before.lower_ in ("or", "if") or before.pos_ in ("AUX", "VERB"))
+    return single or (noun.dep_ in SUBJECT_DEPS and not verbs_not)
 
 
 def than_follows(adj: Token) -> bool:
@@ -155,7 +162,7 @@ def _adverb_of_verb(adj: Token) -> bool:
     in "emerged victorious") and that the parser made an adverb of a verb other than a linking or posture
     verb, with no target of its own (``adverbial_idiom``)."""
     verb = adj.head
-    if adj.pos_ != "ADJ" or adj.dep_ != "advmod" or verb is adj or verb.pos_ not in ("VERB", "AUX") \
+    if adj.pos_ != "ADJ" or adj.dep_ != "advmod" or verb.i == adj.i or verb.pos_ not in ("VERB", "AUX") \
             or adj.lower_ not in load_flat_adverbs():
         return False
     if adj.lower_ == "better" and any(c.dep_ == "aux" and c.lower_ in ("had", "'d") for c in verb.children):

@@ -136,7 +136,7 @@ def resolve_entities(doc: Doc, mentions: list[Mention]) -> None:
                               and PERSONAL_PRONOUNS[doc[p.i].lower_][:2] == (klass, number)), None)
             else:
                 if reflexive:
-                    subj = find_subject(tok.head) if tok.head is not tok else None
+                    subj = find_subject(tok.head) if tok.head.i != tok.i else None
                     cand = next((p for p in mentions[:n] if subj is not None and p.i == subj.i), None)
                     if cand is not None and _compatible(m, cand, genders):
                         found = cand

@@ -732,6 +732,10 @@ def test_not_one_denies_its_noun(parser):
     assert parser.pair("He has not one agreeable quality.", "quality", "agreeable")["neg_det"]
     assert not parser.pair("He is not a young man.", "man", "young")["neg_det"]  # bound in the gold
     assert parser.pair("Not one sailor on my ship is hurt.", "sailor", "hurt")["neg_det"]  # "not" inside the phrase
+    assert parser.pair("Not a cloud was visible in the sky.", "cloud", "visible")["neg_det"]  # a subject
+    assert not parser.pair("Whether or not a man is rich, he is happy.", "man", "rich")["neg_det"]
+    text = "He would have won, had not a righteous judgment descended upon him."
+    assert not parser.pair(text, "judgment", "righteous")["neg_det"]  # the verb's negation
 
 
 def test_a_set_off_state_participle_the_parser_made_a_clause_describes_the_subject(parser):
@@ -998,3 +1002,16 @@ def test_a_subject_cut_off_by_a_reporting_clause_takes_its_predicate(parser):
     assert parser.pair(text, "manners", "good")["relation"] == "predicative"
     assert parser.pair('"Her sister," replied Elinor, "was quite happy."', "sister", "happy")["relation"] == "predicative"
     assert parser.pair('"Elinor," cried Marianne, "is this fair?"', "Elinor", "fair")["relation"] == "none"  # a vocative
+
+
+def test_one_after_a_possessive_and_a_demonstrative_with_of_are_mentions(parser):
+    text = "It was fast to his broad canvas belt, and fast to my narrow leather one."
+    assert parser.pair(text, "one", "narrow")["relation"] == "amod"  # not "leather", its compound
+    text = "The fibres in the upper layers are long; those of the middle one, very short."
+    assert parser.pair(text, "those", "short")["relation"] != "none"
+
+
+def test_an_adjective_only_word_conjoined_with_an_adjective_is_one_whatever_its_tag(parser):
+    text = "The old man was thin and gaunt with deep wrinkles in the back of his neck."
+    assert parser.doc(text)[6].tag_ == "VB"  # the mistag the rule is for
+    assert parser.pair(text, "man", "gaunt")["relation"] == "conj"
