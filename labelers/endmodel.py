@@ -61,9 +61,10 @@ class EndModelConfig:
     min_train_rows: int = 200
     """Fewer train-split candidates with a vote than this: no end model, the aggregate's labels are used
     (warned)."""
-    max_fit_rows: int = 200_000
+    max_fit_rows: int = 500_000
     """Fitted on at most about this many train rows: above it, on a seeded sample of each shard (the same
-    sample whatever the cluster), so that the one step that is not per shard stays bounded."""
+    sample whatever the cluster), so that the one step that is not per shard stays bounded. The bundled
+    corpus has about 204k train rows with a vote, all of them used (fitted in about 3 s)."""
     seed: int = 0
     """Seed of that sample."""
 

@@ -353,8 +353,14 @@ def _noun_tagged_adjective(tok: Token) -> bool:
 def _grades_adjective(tok: Token) -> bool:
     """An adjective used as the degree adverb of the adjective after it ("She's real pretty", "awful
     good"): it describes the adjective, not an entity. Not a stacked attributive adjective that the parser
-    reads so (``stacked_on``)."""
-    return (tok.dep_ == "advmod" and tok.pos_ == "ADJ" and tok.head.pos_ == "ADJ" and tok.head.i == tok.i + 1
+    reads so (``stacked_on``). Also a grading adjective that the parser made a second complement of the
+    same verb ("I'm awful glad": awful/acomp, glad/acomp)."""
+    if tok.pos_ != "ADJ":
+        return False
+    if tok.dep_ == "acomp" and tok.lower_ in GRADING_ADJECTIVES and tok.i + 1 < len(tok.doc):
+        after = tok.doc[tok.i + 1]
+        return after.pos_ == "ADJ" and after.dep_ == "acomp" and after.head.i == tok.head.i
+    return (tok.dep_ == "advmod" and tok.head.pos_ == "ADJ" and tok.head.i == tok.i + 1
             and stacked_on(tok) is None)
 
 

@@ -1015,3 +1015,10 @@ def test_an_adjective_only_word_conjoined_with_an_adjective_is_one_whatever_its_
     text = "The old man was thin and gaunt with deep wrinkles in the back of his neck."
     assert parser.doc(text)[6].tag_ == "VB"  # the mistag the rule is for
     assert parser.pair(text, "man", "gaunt")["relation"] == "conj"
+
+
+def test_a_grading_adjective_read_as_a_second_complement_grades_the_next(parser):
+    text = "I'm awful glad you came, Nick."
+    assert parser.doc(text)[2].dep_ == "acomp" == parser.doc(text)[3].dep_  # the parse the rule is for
+    assert "awful" not in set(parser.frame(text).attr_text)
+    assert parser.pair(text, "I", "glad")["relation"] == "predicative"
