@@ -212,6 +212,10 @@ def multiword_name_ents(doc: Doc) -> dict[int, Span]:
     return found
 
 
+WH_EXTRAPOSED = frozenset({"how", "what", "why", "whether", "who"})
+"""Words that open an embedded question an expletive 'it' can stand for (``_wh_clause``)."""
+
+
 def is_expletive_it(tok: Token) -> bool:
     """Expletive 'it': dep expl, or subject of a predicate with an extraposed clause ("it was necessary
     to go", "it is true that...", "it seemed that...", "it was impossible for her to be", and of an object
@@ -235,7 +239,7 @@ def is_expletive_it(tok: Token) -> bool:
             return True
         if c.dep_ == "xcomp" and verb.lemma_ in COPULA and any(g.lower_ == "to" for g in c.children):
             return True
-        if c.dep_ in ("advcl", "ccomp") and _extraposable(c) and predicates and not any(
+        if c.dep_ in ("advcl", "ccomp") and (_extraposable(c) or _wh_clause(c)) and predicates and not any(
                 _degree_complement(a) for a in predicates):
             return True  # "it was impossible for her to be", "made it clear that", "found it hard to believe"
     spoken = predicates + ([] if verb.pos_ == "ADJ" else [a for a in verb.children if a.dep_ == "oprd"])
@@ -287,6 +291,13 @@ def _degree_complement(adj: Token) -> bool:
     to lift": the box is heavy). Not "so", an intensifier as often ("it is so delightful to have an evening
     to oneself")."""
     return any(g.lower_ in ("too", "enough") for g in adj.children)
+
+
+def _wh_clause(clause: Token) -> bool:
+    """An embedded question that an expletive 'it' stands for ("It's funny how things turn out", "it is
+    doubtful who will come"): a complement clause opened by WH_EXTRAPOSED; not a time or place clause
+    ("it was late when he came" is about the time, and "it" is no mention there either way)."""
+    return clause.dep_ == "ccomp" and clause.left_edge.lower_ in WH_EXTRAPOSED
 
 
 def _extraposable(clause: Token) -> bool:

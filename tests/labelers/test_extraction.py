@@ -1022,3 +1022,9 @@ def test_a_grading_adjective_read_as_a_second_complement_grades_the_next(parser)
     assert parser.doc(text)[2].dep_ == "acomp" == parser.doc(text)[3].dep_  # the parse the rule is for
     assert "awful" not in set(parser.frame(text).attr_text)
     assert parser.pair(text, "I", "glad")["relation"] == "predicative"
+
+
+def test_it_before_an_embedded_question_is_expletive(parser):
+    assert parser.pair("It is wonderful how many families I have supplied.", "It", "wonderful")["expletive_it"]
+    assert parser.pair("It's funny how things turn out.", "It", "funny")["expletive_it"]
+    assert not parser.pair("It was late when he came.", "It", "late")["expletive_it"]  # a time clause
