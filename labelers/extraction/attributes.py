@@ -20,7 +20,7 @@ from labelers.lexicon import (attribute_type, load_adjective_forms, load_coref_t
 INDEFINITE_PRONOUNS = frozenset({"everything", "everybody", "everyone", "anything", "anybody", "anyone",
                                  "something", "somebody", "someone"})
 """Indefinites that can bear a property; not the negative ones (nothing, nobody): such a binding is denied."""
-SUBJECT_PRONOUNS = DEMONSTRATIVES | {"all"}
+SUBJECT_PRONOUNS = DEMONSTRATIVES | {"all", "both", "each"}
 """Pronouns that are a mention as a subject ("This is full of papers", "So far all was perfectly right"),
 and elsewhere as often point at a clause or float beside a noun ("They all were")."""
 MISTAGGED_CONJUNCT_TAGS = frozenset({"NN", "VB", "VBP", "RB"})

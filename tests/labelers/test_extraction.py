@@ -1028,3 +1028,8 @@ def test_it_before_an_embedded_question_is_expletive(parser):
     assert parser.pair("It is wonderful how many families I have supplied.", "It", "wonderful")["expletive_it"]
     assert parser.pair("It's funny how things turn out.", "It", "funny")["expletive_it"]
     assert not parser.pair("It was late when he came.", "It", "late")["expletive_it"]  # a time clause
+
+
+def test_both_and_each_as_subjects_are_mentions(parser):
+    assert parser.pair("Both of them were tired.", "Both", "tired")["relation"] == "predicative"
+    assert parser.pair("Each was thoughtful.", "Each", "thoughtful")["relation"] == "predicative"
