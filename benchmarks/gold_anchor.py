@@ -8,7 +8,9 @@ with the stage's structural features plus the votes themselves (one column per L
 can learn where a vote pattern is wrong. It scores passage-level bindings against majority vote on dev
 gold the rows do not come from: the Austen valid chapters and, with their runs, the Factbook and Moby Dick
 dev halves (a run of another corpus trains on its own train split plus the same Austen gold rows). The
-train dev set itself is shown as in-sample. Test halves stay for label_quality.py.
+train dev set itself is shown as in-sample. Test halves stay for label_quality.py. Beside it, a weighted vote
+learned from the same gold: a logistic regression on the vote indicators alone (VOTE_C), the most a
+supervised aggregator of these votes can take from that gold.
 
     OMP_WAIT_POLICY=PASSIVE python benchmarks/gold_anchor.py --run runs/default \
         --factbook-run runs/factbook --melville-run runs/melville
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 from scipy import sparse
+from sklearn.linear_model import LogisticRegression
 
 import label_quality as lq
 from bench_common import provenance, publish
@@ -32,12 +35,18 @@ from labelers.report.metrics import prf
 ROOT = lq.ROOT
 WEIGHTS = (0, 5, 20, 50)
 """How many times each gold row counts beside one weak row (0: the stage's end model)."""
+VOTE_C = (0.3, 3.0)
+"""Inverse L2 strengths of the gold-weighted vote."""
+
+
+def vote_indicators(L: np.ndarray) -> np.ndarray:
+    """One indicator column per LF and class voted."""
+    return np.hstack([L == BOUND, L == NOT_BOUND]).astype(np.float64)
 
 
 def with_votes(X: sparse.csr_matrix, L: np.ndarray) -> sparse.csr_matrix:
-    """The structural features and one indicator column per LF and class voted."""
-    votes = np.hstack([L == BOUND, L == NOT_BOUND]).astype(np.float64)
-    return sparse.hstack([X, sparse.csr_matrix(votes)]).tocsr()
+    """The structural features and the vote indicators."""
+    return sparse.hstack([X, sparse.csr_matrix(vote_indicators(L))]).tocsr()
 
 
 def load(run: Path, name: str | None) -> dict:
@@ -54,15 +63,16 @@ def load(run: Path, name: str | None) -> dict:
     return {"run": lq.shown_run(run), "X": with_votes(X, L), "L": L, "train": train, "tables": tables}
 
 
-def gold_rows(austen: dict) -> tuple[sparse.csr_matrix, np.ndarray]:
-    """Features and gold labels of the train dev set's candidates (its misses have no features)."""
+def gold_rows(austen: dict) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
+    """Features, votes and gold labels of the train dev set's candidates (its misses have no features)."""
     table = austen["tables"]["train-dev (in-sample)"]
-    table = table[table["row"] >= 0]
-    return austen["X"][table["row"].to_numpy()], table["y"].to_numpy().astype(np.float64)
+    rows = table.loc[table["row"] >= 0, "row"].to_numpy()
+    y = table.loc[table["row"] >= 0, "y"].to_numpy().astype(np.float64)
+    return austen["X"][rows], austen["L"][rows], y
 
 
-def fits(data: dict, gold_X: sparse.csr_matrix, gold_y: np.ndarray) -> dict[str, np.ndarray]:
-    """P(BOUND) per candidate of each training mix."""
+def fits(data: dict, gold_X: sparse.csr_matrix, gold_L: np.ndarray, gold_y: np.ndarray) -> dict[str, np.ndarray]:
+    """P(BOUND) per candidate of each training mix, and of the gold-weighted votes."""
     L, train, X = data["L"], data["train"], data["X"]
     p_mv = majority_proba(L)
     p_lm, _ = lq.snorkel(L, train, majority_class_balance(p_mv[train]), 1.0)
@@ -75,6 +85,9 @@ def fits(data: dict, gold_X: sparse.csr_matrix, gold_y: np.ndarray) -> dict[str,
         labels = np.r_[p_lm[voted], gold_y[repeat]]
         out[f"weak + gold x{weight}"] = endmodel.predict(endmodel.fit(rows, labels, config), X)
     out["gold only"] = endmodel.predict(endmodel.fit(gold_X, gold_y, config), X)
+    for C in VOTE_C:
+        vote = LogisticRegression(C=C, max_iter=1000).fit(vote_indicators(gold_L), gold_y)
+        out[f"gold-weighted vote, C {C}"] = vote.predict_proba(vote_indicators(L))[:, 1]
     return out
 
 
@@ -91,12 +104,14 @@ def score(data: dict, probs: dict[str, np.ndarray], rng) -> list[dict]:
 
 
 def markdown(results: dict) -> str:
-    lines = ["# Gold-anchored end model: train-chapter gold rows beside the weak labels, on dev gold", "",
+    lines = ["# Gold-anchored end model and gold-weighted vote: train-chapter gold beside the weak labels, on dev gold",
+             "",
              f"- date: {results['date']}", f"- command: `{results['command']}`",
              f"- machine: {results['machine']['cpu']} ({results['machine']['cpus']} CPUs)",
              f"- gold rows: {results['gold_rows']} candidates of the train dev set ({results['gold_positive']} bound)",
              "", "Passage-level bindings; interval: paired resamples of gold passages.", "",
-             "| run | split | method | precision | recall | F1 | F1 - majority [95% CI] |", "|---|---|---|---:|---:|---:|---|"]
+             "| run | split | method | precision | recall | F1 | F1 - majority [95% CI] |",
+             "|---|---|---|---:|---:|---:|---|"]
     for r in results["rows"]:
         lo, hi = r["f1_minus_majority_ci"]
         lines.append(f"| {r['run']} | {r['split']} | {r['method']} | {r['precision']:.3f} | {r['recall']:.3f} "
@@ -112,12 +127,12 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=ROOT / "benchmarks/results/gold_anchor.json")
     args = parser.parse_args()
     austen = load(args.run, None)
-    gold_X, gold_y = gold_rows(austen)
+    gold_X, gold_L, gold_y = gold_rows(austen)
     rng, rows = np.random.default_rng(0), []
     for run, name in ((args.run, None), (args.factbook_run, "factbook"), (args.melville_run, "melville")):
         if run is not None:
             data = austen if name is None else load(run, name)
-            rows += score(data, fits(data, gold_X, gold_y), rng)
+            rows += score(data, fits(data, gold_X, gold_L, gold_y), rng)
     results = {**provenance(__file__, ROOT), "gold_rows": len(gold_y), "gold_positive": int(gold_y.sum()),
                "rows": rows}
     publish(args.results, results, markdown)
