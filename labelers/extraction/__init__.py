@@ -12,8 +12,10 @@ Definitions (all heuristic, documented here and in the README):
   - pronoun: personal and reflexive pronouns (PERSONAL_PRONOUNS: I me myself you yourself
     yourselves he him himself she her herself it itself we us ourselves they them themselves); the
     possessive "her" (tag PRP$) and relatives are not mentions. Indefinites (INDEFINITE_PRONOUNS:
-    everything, somebody...), demonstrative subjects ("This is full") and "one" after a determiner ("an
-    odd one") are mentions of kind noun (``pronoun_noun_phrase``: nothing to resolve).
+    everything, somebody...), demonstrative, "all", "both" and "each" subjects ("This is full", "Both were
+    silent"), a demonstrative with an "of" phrase ("those of the middle one") and "one" after a determiner
+    or a possessive ("an odd one", "my narrow leather one") are mentions of kind noun
+    (``pronoun_noun_phrase``: nothing to resolve).
 * Attribute: pos ADJ; a participle (tag VBN/VBG) used as ``amod``/``acomp``/``oprd`` ("tarred twine");
   another participle that names a state (``is_adjectival_participle``: "quite overcome", "seemed
   impelled", "found herself obliged", "with his eyes fixed", "is landlocked and hilly"; never one with
@@ -26,8 +28,9 @@ Definitions (all heuristic, documented here and in the README):
   in-name LF can vote on it); a proper adjective on a common noun ("the Ugandan government",
   ``is_proper_adjective``), which is then no mention itself; a word the tagger called a noun that is
   only ever an adjective (resources/adjective_forms.json) before its noun or after a linking or posture
-  verb ("her doting mother", "he was headstrong", "sat motionless": ``_mistagged_adjective``), which is
-  then no mention either; a participle conjoined with an attributive adjective before the same noun ("a
+  verb ("her doting mother", "he was headstrong", "sat motionless": ``_mistagged_adjective``), or, in
+  any base-form tag, conjoined with an adjective ("thin and gaunt", gaunt/VB: ``_mistagged_conjunct``),
+  which is then no mention either; a participle conjoined with an attributive adjective before the same noun ("a
   young and rapidly increasing population": ``_prenominal_conjunct``); an un- participle that is only
   ever an adjective, even with a by-phrase ("wholly unmoved by any feeling": ``_negative_state``); a past
   participle the tagger read as a verb right before its noun ("and deflated asset prices constricted":
@@ -65,8 +68,9 @@ Definitions (all heuristic, documented here and in the README):
 * Flags: negated (a negator on the adjective or its verbs, "neither ... nor", or a negating phrase such
   as "by no means" before it), non_asserted (``is_non_asserted``: hypothetical, conditional, wished or
   attempted, asked, or the "to be" complement of "too"), neg_det (the noun denied: "no", "without", "not
-  ... any"), in_name (a word of a proper name, not an epithet such as "Poor" in "Poor Isabella!"),
-  adverbial_idiom (used as an adverb: "in short", "at last", "thought ill of him", "stopped short").
+  ... any", a subject opened by "not a"), in_name (a word of a proper name, not an epithet such as "Poor"
+  in "Poor Isabella!"), adverbial_idiom (used as an adverb: "in short", "at last", "thought ill of him",
+  "stopped short").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 
 Modules, each importing only those above it: ``vocab`` (closed word classes), ``clauses`` (subjects, objects

@@ -218,8 +218,8 @@ WH_EXTRAPOSED = frozenset({"how", "what", "why", "whether", "who"})
 
 def is_expletive_it(tok: Token) -> bool:
     """Expletive 'it': dep expl, or subject of a predicate with an extraposed clause ("it was necessary
-    to go", "it is true that...", "it seemed that...", "it was impossible for her to be", and of an object
-    predicate: "made it clear that...", "found it hard to believe")."""
+    to go", "it is true that...", "it seemed that...", "it was impossible for her to be", "it is wonderful
+    how many ...", and of an object predicate: "made it clear that...", "found it hard to believe")."""
     if tok.lower_ != "it":
         return False
     if tok.dep_ == "expl":
