@@ -42,7 +42,7 @@ def _direct_attachment(adj: Token) -> Attachment:
     repaired = _as_predicate(adj) or _postposed_on_time_noun(adj) or _predicate_past_of_phrase(adj) \
         or _possessed_epithet(adj) or _result_infinitive(adj) or _graded_before_article(adj) or _shifted_result(adj) \
         or _fronted_depictive(adj) or _wh_object_predicate(adj) or _measured_degree(adj) or _exclamative(adj) \
-        or inverted_predicate(adj) or rank_predicate(adj)
+        or inverted_predicate(adj) or rank_predicate(adj) or _one_of_predicate(adj)
     if repaired is not None:
         return repaired
     described = misread_prenominal_participle(adj) or misread_initial_adjective(adj) or mistagged_stacked(adj)
@@ -83,6 +83,23 @@ def _direct_attachment(adj: Token) -> Attachment:
     if dep in PREDICATE_DEPS and head.pos_ in ("VERB", "AUX") and head.i != adj.i:
         return verb_predicate(adj, head, dep)
     return Attachment(-1, "none", "none", -1, adj.i)
+
+
+def _one_of_predicate(adj: Token) -> Attachment | None:
+    """"investment per capita is one of the highest in Europe", "the country is among the poorest": a
+    superlative with no noun of its own, in an "of" phrase of a predicate "one" or an "among" phrase of a
+    linking verb, describes the verb's subject ("one of the highest birth rates" is attributive)."""
+    superlative = adj.tag_ == "JJS" or any(c.lower_ in ("most", "least") and c.dep_ == "advmod" for c in adj.children)
+    if adj.dep_ != "pobj" or not superlative:
+        return None
+    prep = adj.head
+    if prep.lower_ == "of" and prep.head.lower_ == "one" and prep.head.dep_ in ("attr", "acomp"):
+        verb = prep.head.head
+    elif prep.lower_ == "among" and prep.dep_ == "prep":
+        verb = prep.head
+    else:
+        return None
+    return subject_attachment(adj, verb, "predicative") if verb.lemma_ in LINKING_VERBS else None
 
 
 def _dash_between(adj: Token, noun: Token) -> bool:
@@ -306,13 +323,13 @@ def _predicate_past_of_phrase(adj: Token) -> Attachment | None:
 def attach(adj: Token) -> Attachment:
     """What ``adj`` is asserted of; later conjuncts inherit the first conjunct's target."""
     first, steps = adj, 0
-    while first.dep_ == "conj" and first.head is not first and not has_subject(first) and steps < 12:
+    while first.dep_ == "conj" and first.head.i != first.i and not has_subject(first) and steps < 12:
         previous = first.head if is_attribute(first.head) else copula_predicate(first)
         if previous is None:
             break
         first, steps = previous, steps + 1
     base = _direct_attachment(first)
-    if first is adj:
+    if first.i == adj.i:
         return base
     if base.target < 0:
         return Attachment(-1, "none", "none", base.gov, first.i)

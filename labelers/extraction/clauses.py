@@ -121,7 +121,7 @@ def subject_attachment(adj: Token, verb: Token, relation: str, subj: Token | Non
     target = _through_relative(subj) if subj is not None else None
     if target is None:
         return Attachment(-1, "none", "none", verb.i, adj.i)
-    relation = relation if target is subj else "relcl"
+    relation = relation if target.i == subj.i else "relcl"
     return Attachment(target.i, relation, relation, verb.i, adj.i)
 
 
@@ -156,7 +156,7 @@ def _through_relative(tok: Token) -> Token | None:
     if tok.lower_ not in RELATIVE_PRONOUNS or tok.tag_ not in ("WP", "WDT"):
         return tok
     clause = tok.head
-    if clause.dep_ != "relcl" or clause.head is clause:
+    if clause.dep_ != "relcl" or clause.head.i == clause.i:
         return None
     return noun_head(clause.head)
 

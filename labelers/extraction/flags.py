@@ -72,7 +72,7 @@ def than_follows(adj: Token) -> bool:
     if _than_after(adj) or _than_before(adj) or _than_later(adj):
         return True
     first = adj
-    while first.dep_ == "conj" and first.head.pos_ == "ADJ" and first.head is not first:
+    while first.dep_ == "conj" and first.head.pos_ == "ADJ" and first.head.i != first.i:
         first = first.head
     if not any(c.dep_ == "advmod" and c.lower_ in ("more", "less") for c in first.children):
         return False

@@ -57,9 +57,10 @@ NOMINAL_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod", "pos
 @labeling_function(resources=dict(deps=NOMINAL_DEPS))
 def lf_adjective_as_noun(x, deps):
     """The adjective heads a noun phrase itself ("the husband of the eldest", "all its due") or is a
-    measure modifier ("little more difficulty") -> NOT_BOUND; not an epithet that extraction gave back to
-    the name the parser cut loose ("my dearest Catherine": relation amod)."""
-    return NOT_BOUND if text(x.attr_dep) in deps and text(x.relation) != "amod" else ABSTAIN
+    measure modifier ("little more difficulty") -> NOT_BOUND; not where extraction attached it to a mention
+    all the same (an epithet given back to the name the parser cut loose, "my dearest Catherine"; "is one of
+    the highest"; "sat motionless" read as an object)."""
+    return NOT_BOUND if text(x.attr_dep) in deps and text(x.relation) == "none" else ABSTAIN
 
 
 LFS = [lf_attributive, lf_predicative_linking, lf_depictive, lf_appositive, lf_conjunct,

@@ -1033,3 +1033,12 @@ def test_it_before_an_embedded_question_is_expletive(parser):
 def test_both_and_each_as_subjects_are_mentions(parser):
     assert parser.pair("Both of them were tired.", "Both", "tired")["relation"] == "predicative"
     assert parser.pair("Each was thoughtful.", "Each", "thoughtful")["relation"] == "predicative"
+
+
+def test_a_superlative_in_one_of_or_among_after_a_linking_verb_describes_the_subject(parser):
+    text = "Investment per capita is one of the highest in Europe."
+    assert parser.pair(text, "Investment", "highest")["relation"] == "predicative"
+    assert parser.pair("The country is among the poorest in Africa.", "country", "poorest")["relation"] \
+        == "predicative"
+    text = "Uganda has one of the highest birth rates in the world."
+    assert parser.pair(text, "rates", "highest")["relation"] == "amod"  # a noun of its own

@@ -76,4 +76,6 @@ def test_adjective_as_noun(parser):
         ("The red ball rolled under the table.", "ball", "red", ABSTAIN),
         ("But, my dearest Catherine, have you settled what to wear?", "Catherine", "dearest", ABSTAIN),  # epithet
         ("But, my dearest Catherine, have you settled what to wear?", "you", "dearest", NOT_BOUND),
+        ("The country is among the poorest in Africa.", "country", "poorest", ABSTAIN),  # attached all the same
+        ("The country is among the poorest in Africa.", "Africa", "poorest", NOT_BOUND),
     ])
