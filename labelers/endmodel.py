@@ -49,7 +49,7 @@ class EndModelConfig:
     enabled: bool = True
     """Train the end model and give the registers its labels; false: the registers take the aggregate's.
     On by default: it ties the aggregate on the valid chapters' gold passages and is the one option above
-    majority vote beyond the bootstrap interval on the train-chapter dev set (README, "Aggregators")."""
+    majority vote on the train-chapter dev set, at the edge of the bootstrap interval (README, "Aggregators")."""
     C: float = 1.0
     """Inverse L2 strength of the logistic regression."""
     max_iter: int = 300
