@@ -23,6 +23,11 @@ INDEFINITE_PRONOUNS = frozenset({"everything", "everybody", "everyone", "anythin
 SUBJECT_PRONOUNS = DEMONSTRATIVES | {"all", "both", "each"}
 """Pronouns that are a mention as a subject ("This is full of papers", "So far all was perfectly right"),
 and elsewhere as often point at a clause or float beside a noun ("They all were")."""
+EXTENT_ADVERBS = frozenset({"densely", "sparsely", "thinly", "thickly", "heavily", "lightly", "highly", "poorly",
+                            "richly"})
+"""Adverbs of density or degree that grade the state a present passive names ("is densely populated", "are
+heavily forested", "is richly endowed"); not those of proportion or spread, which a habit takes as well ("it
+is largely used in perfumery", "he is mostly found in the circumpolar seas", "is widely spoken")."""
 MISTAGGED_CONJUNCT_TAGS = frozenset({"NN", "VB", "VBP", "RB"})
 """Tags of a conjoined adjective-only word form that ``_mistagged_conjunct`` reads as an adjective."""
 INDUCED_PARTICIPLES = frozenset({"persuaded", "induced", "prevailed"})
@@ -411,6 +416,9 @@ def is_adjectival_participle(tok: Token) -> bool:
     before = tok.doc[tok.i - 1] if tok.i > 0 else None
     if before is not None and before.head.i == tok.i and before.dep_ == "advmod" and before.lower_ in DEGREE_ADVERBS:
         return True
+    if before is not None and before.head.i == tok.i and before.lower_ in EXTENT_ADVERBS and (
+            _present_passive(tok) or (tok.dep_ == "conj" and _present_passive(tok.head))):
+        return True  # "is densely populated", "is heavily forested": a present passive graded so, a state
     if before is not None and before.lower_ == "as" and before.head.i == tok.i \
             and any(c.lower_ == "as" and c.i > tok.i for c in tok.subtree):
         return True  # an "as ... as" comparison grades a state too: "quite as composed as could be hoped"
@@ -433,6 +441,11 @@ def is_adjectival_participle(tok: Token) -> bool:
         return True
     subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
     return tok.dep_ in ("ccomp", "oprd") and subject is not None and subject.left_edge.i == head.i + 1
+
+
+def _present_passive(tok: Token) -> bool:
+    """``tok`` has a present-tense passive auxiliary ("is populated", "are forested")."""
+    return any(c.dep_ == "auxpass" and c.tag_ in ("VBZ", "VBP") for c in tok.children)
 
 
 def set_off_state(tok: Token) -> Token | None:

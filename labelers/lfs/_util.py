@@ -144,10 +144,10 @@ def fixed_phrase(x, phrases) -> bool:
     return text(x.ent_lemma).lower() in nouns and text(x.relation) == "amod"
 
 
-COMPLEMENT_ONLY = frozenset({"close", "near", "superior", "inferior"})
+COMPLEMENT_ONLY = frozenset({"close", "near", "superior", "inferior", "based"})
 """Relational adjectives that relate to something only with a complement ("close to", "near the door",
-"superior to"); before a noun they name a property ("a close margin", "a near relation", "a superior
-performer"), unlike "a different title"."""
+"superior to", "based on"); before a noun they name a property ("a close margin", "a near relation", "a
+superior performer", "a London-based firm"), unlike "a different title"."""
 
 
 BLOCK = MappingProxyType({

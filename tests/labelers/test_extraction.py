@@ -1042,3 +1042,10 @@ def test_a_superlative_in_one_of_or_among_after_a_linking_verb_describes_the_sub
         == "predicative"
     text = "Uganda has one of the highest birth rates in the world."
     assert parser.pair(text, "rates", "highest")["relation"] == "amod"  # a noun of its own
+
+
+def test_a_present_passive_graded_by_density_names_a_state(parser):
+    text = "The interior is sparsely populated and heavily forested."
+    assert parser.pair(text, "interior", "populated")["relation"] == "predicative"
+    assert parser.pair(text, "interior", "forested")["relation"] == "conj"
+    assert "used" not in set(parser.frame("Ambergris is largely used in perfumery.").attr_text)  # a habit

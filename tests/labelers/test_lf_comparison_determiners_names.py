@@ -20,6 +20,7 @@ def test_relational_prep(parser):
         ("Her taste was different from his.", "taste", "different", NOT_BOUND),
         ("She was fond of music.", "She", "fond", ABSTAIN),
         ("His house was large.", "house", "large", ABSTAIN),
+        ("The economy is largely based on agriculture.", "economy", "based", NOT_BOUND),  # the Factbook call
     ])
 
 
@@ -32,6 +33,7 @@ def test_relational_attributive(parser):
         ("He won by a close margin.", "margin", "close", ABSTAIN),  # proximity before a noun: a property
         ("They went to the house of a near relation.", "relation", "near", ABSTAIN),
         ("Everyone knew that she was a superior singer.", "singer", "superior", ABSTAIN),  # high quality
+        ("It is a London-based firm.", "firm", "based", ABSTAIN),  # a compound adjective, a property
     ])
     check_votes(parser, comparison.lf_relational_prep, [
         ("The house was close to the church.", "house", "close", NOT_BOUND),  # with its complement: relational
