@@ -66,9 +66,9 @@ def load(run: Path, name: str | None) -> dict:
 def gold_rows(austen: dict) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
     """Features, votes and gold labels of the train dev set's candidates (its misses have no features)."""
     table = austen["tables"]["train-dev (in-sample)"]
-    rows = table.loc[table["row"] >= 0, "row"].to_numpy()
-    y = table.loc[table["row"] >= 0, "y"].to_numpy().astype(np.float64)
-    return austen["X"][rows], austen["L"][rows], y
+    table = table[table["row"] >= 0]
+    rows = table["row"].to_numpy()
+    return austen["X"][rows], austen["L"][rows], table["y"].to_numpy().astype(np.float64)
 
 
 def fits(data: dict, gold_X: sparse.csr_matrix, gold_L: np.ndarray, gold_y: np.ndarray) -> dict[str, np.ndarray]:
