@@ -70,7 +70,9 @@ Definitions (all heuristic, documented here and in the README):
   attempted, asked, or the "to be" complement of "too"), neg_det (the noun denied: "no", "without", "not
   ... any", a subject opened by "not a"), in_name (a word of a proper name, not an epithet such as "Poor"
   in "Poor Isabella!"), adverbial_idiom (used as an adverb: "in short", "at last", "thought ill of him",
-  "stopped short").
+  "stopped short"), opens_phrase (an attributive adjective with no determiner, possessive, number or other
+  modifier before it: "little hope", not "a little hope"), in_compound (the first part of a hyphenated
+  compound noun: "good-humour", "ill-health"; not "low-cost labour").
 * ent_id: a document-level entity id (ints from 0 in order of first mention), see ``resolve_entities``.
 
 Modules, each importing only those above it: ``vocab`` (closed word classes), ``clauses`` (subjects, objects

@@ -10,9 +10,9 @@ from labelers.extraction.attributes import (absolute_with, copula_predicate, is_
                                             set_off_state, stacked_on)
 from labelers.extraction.clauses import (Attachment, comma_between, find_subject, graded_adverb, has_subject,
                                          infinitive_to, inverted_predicate, noun_head, object_predicate,
-                                         subject_attachment, verb_object, verb_predicate)
+                                         own_subject, subject_attachment, verb_object, verb_predicate)
 from labelers.extraction.vocab import (DASH_CHARS, GRADERS, LINKING_VERBS, MISTAGGED_PREDICATE_DEPS, PREDICATE_DEPS,
-                                       RESULT_VERBS, SUBJECT_DEPS, TIME_NOUNS)
+                                       RESULT_VERBS, TIME_NOUNS)
 
 
 EPITHET_HEAD_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod"})
@@ -72,9 +72,9 @@ def _direct_attachment(adj: Token) -> Attachment:
     subj = passive_subject(adj) if adj.tag_ == "VBN" else None
     if subj is not None:  # "he was seated"
         return subject_attachment(adj, adj, "predicative", subj)
-    own_subj = next((c for c in adj.children if c.dep_ in SUBJECT_DEPS), None)
+    own_subj = own_subject(adj)
     if own_subj is not None:  # small clause: "found him asleep", "made him happy"
-        if dep in ("ccomp", "xcomp", "oprd", "advcl", "conj") and head.pos_ in ("VERB", "AUX") \
+        if dep in ("ccomp", "xcomp", "oprd", "advcl", "conj", "dobj") and head.pos_ in ("VERB", "AUX") \
                 and head.lemma_ not in LINKING_VERBS:
             return Attachment(own_subj.i, "oprd", "oprd", head.i, adj.i)
         return Attachment(own_subj.i, "predicative", "predicative", adj.i, adj.i)

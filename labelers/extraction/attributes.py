@@ -10,9 +10,9 @@ from spacy.tokens import Token
 from labelers.extraction.clauses import (Attachment, find_subject, graded_adverb, has_subject, infinitive_to,
                                          inverted_predicate, nominal, nominal_one, noun_head, subject_on,
                                          verb_predicate)
-from labelers.extraction.vocab import (CLAUSE_DEPS, COPULA, DEGREE_ADVERBS, DEMONSTRATIVES, EPITHETS, FINITE_VERB_TAGS,
-                                       GRADING_ADJECTIVES, LEMMA_FIXES, MISTAGGED_PREDICATE_DEPS, PERSONAL_PRONOUNS,
-                                       PREDICATE_DEPS, PREDICATE_VERBS, SUBJECT_DEPS, TIME_NOUNS)
+from labelers.extraction.vocab import (ARCHAIC_PRONOUNS, CLAUSE_DEPS, COPULA, DEGREE_ADVERBS, DEMONSTRATIVES, EPITHETS,
+                                       FINITE_VERB_TAGS, GRADING_ADJECTIVES, LEMMA_FIXES, MISTAGGED_PREDICATE_DEPS,
+                                       PERSONAL_PRONOUNS, PREDICATE_DEPS, PREDICATE_VERBS, SUBJECT_DEPS, TIME_NOUNS)
 from labelers.lexicon import (attribute_type, load_adjective_forms, load_coref_tables, load_lexicon, load_noun_forms,
                               load_un_verbs)
 
@@ -57,9 +57,8 @@ selfishness reflect"); not "-ment" ("vehement") or "-ive" ("a relative")."""
 INTERJECTIONS = frozenset({"aye", "ay", "nay", "yea"})
 """Interjections the tagger sometimes reads as adjectives or names ("Aye, aye, the parsonage is but a small
 one", "Aye, that will be much best"); never an attribute or a mention."""
-ARCHAIC_PRONOUNS = frozenset({"thou", "thee", "thy", "thine", "ye"})
-"""Pronouns of older English that the tagger sometimes reads as adjectives ("Thou shalt see", "dost thou
-sign"); never an attribute."""
+NOUN_ROLE_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj"})
+"""Roles in which a word WordNet lists only as a noun heads a mention, whatever its tag."""
 ORPHAN_DEPS = frozenset({"pobj", "appos", "ROOT", "npadvmod", "nmod"})
 """Roles the parser gives a clause's object when it has read the clause's verb as an adjective of it."""
 VERBAL_GERUND_DEPS = CLAUSE_DEPS | {"nsubj", "dobj", "dative", "prt", "xcomp", "prep", "agent"}
@@ -102,6 +101,9 @@ def mention_kind(tok: Token) -> str | None:
         return "name"
     if tok.pos_ == "PRON" and tok.tag_ != "PRP$" and tok.lower_ in PERSONAL_PRONOUNS:
         return "pron"
+    if tok.pos_ in ("ADJ", "ADV", "X") and tok.dep_ in NOUN_ROLE_DEPS and tok.lower_ in load_noun_forms() \
+            and tok.lower_ not in ARCHAIC_PRONOUNS:
+        return "noun"  # a noun-only word the tagger misread in a noun's role: "three distinct strata compose it"
     if pronoun_noun_phrase(tok):
         return "noun"
     return None

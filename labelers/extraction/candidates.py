@@ -9,8 +9,8 @@ from labelers.extraction.assertion import is_negated, is_non_asserted
 from labelers.extraction.attachment import attach, conjoined_targets
 from labelers.extraction.attributes import attribute_lemma, conjoined_predicate_lemmas, is_attribute, mention_kind
 from labelers.extraction.clauses import Attachment, linking_chain
-from labelers.extraction.flags import (adverbial_idiom, has_negative_det, in_name, multiword_name_ents, prep_of,
-                                       than_follows)
+from labelers.extraction.flags import (adverbial_idiom, has_negative_det, in_compound_word, in_name,
+                                       multiword_name_ents, opens_phrase, prep_of, than_follows)
 from labelers.extraction.mentions import Mention, make_mention, resolve_entities
 from labelers.extraction.vocab import QUOTE_TAGS, SUBJECT_DEPS
 from labelers.lexicon import load_lexicon
@@ -29,6 +29,7 @@ CANDIDATE_COLUMNS: list[str] = [
     # structure of the pair
     "relation", "base_relation", "attr_target_i", "gov_lemma", "same_clause", "dep_path",
     "negated", "non_asserted", "neg_det", "than_follows", "prep", "in_name", "adverbial_idiom", "expletive_it",
+    "opens_phrase", "in_compound",
     "distance", "nouns_between", "quotes_between", "attr_before", "nearest_mention", "next_mention",
     "nearest_person", "sent_text",
 ]
@@ -112,7 +113,7 @@ def extract_candidates(doc: Doc, doc_id: str, max_distance: int = 12) -> list[di
     Types: ints for sent, ent_i, attr_i, *_start, *_end, ent_id, antecedent_i, attr_target_i,
     distance, nouns_between, quotes_between; bools for ent_person, ent_plural, ent_definite, ent_subject,
     antecedent_person, same_clause, negated, non_asserted, neg_det, than_follows, in_name, adverbial_idiom,
-    expletive_it, attr_before,
+    expletive_it, opens_phrase, in_compound, attr_before,
     nearest_mention, next_mention, nearest_person; strings for the rest ('' when empty).
     """
     sent_of, sents = _sentence_ids(doc)
@@ -206,6 +207,7 @@ def _attribute_features(adj: Token, att: Attachment, name_ents: dict[int, Span],
         "neg_det": has_negative_det(att, doc),
         "than_follows": than_follows(adj), "prep": prep_of(adj),
         "in_name": in_name(adj, name_ents), "adverbial_idiom": adverbial_idiom(adj),
+        "opens_phrase": opens_phrase(adj, att), "in_compound": in_compound_word(adj),
     }
 
 

@@ -6,15 +6,33 @@ from dataclasses import dataclass
 
 from spacy.tokens import Token
 
-from labelers.extraction.vocab import (CLAUSE_DEPS, CLAUSE_END_MARKS, COPULA, GRADERS, GRADING_ADJECTIVES,
-                                       INVERTED_DEGREE, LINKING_VERBS, OBJECT_PREDICATE_VERBS, RELATIVE_PRONOUNS,
-                                       SUBJECT_DEPS, VOCATIVE_PARTNERS)
+from labelers.extraction.vocab import (ARCHAIC_PRONOUNS, CLAUSE_DEPS, CLAUSE_END_MARKS, COPULA, GRADERS,
+                                       GRADING_ADJECTIVES, INVERTED_DEGREE, LINKING_VERBS, OBJECT_PREDICATE_VERBS,
+                                       RELATIVE_PRONOUNS, SUBJECT_DEPS, VOCATIVE_PARTNERS)
 from labelers.lexicon import load_flat_adverbs
+
+
+COMPOUND_SUBJECT_DEPS = frozenset({"conj", "dobj", "oprd", "ccomp", "xcomp", "acomp", "attr", "dep"})
+"""Roles of a predicate adjective whose subject the parser made a compound of it: those of a gapped clause's
+or a small clause's predicate (not "pobj", where it hangs adjectives of the clause's subject on the noun of
+a phrase between: "came back from the Parsonage successful")."""
+
+
+def own_subject(tok: Token) -> Token | None:
+    """``tok``'s subject of its own: a child in a subject role, or the noun right before a predicate adjective
+    that the parser made a compound of it (a gapped clause: "the night was dark, the road narrow"; a small
+    clause: "had found the evening pleasant", "make the harpooneer sleepy"; not in a name: "Miss Caroline")."""
+    subj = next((c for c in tok.children if c.dep_ in SUBJECT_DEPS), None)
+    if subj is not None or tok.tag_ not in ("JJ", "JJR", "JJS") or tok.dep_ not in COMPOUND_SUBJECT_DEPS \
+            or (tok.is_title and not tok.is_sent_start) or tok.lower_ in GRADING_ADJECTIVES:  # "a power little worth"
+        return subj
+    return next((c for c in tok.children if c.dep_ == "compound" and c.i == tok.i - 1
+                 and c.pos_ in ("NOUN", "PROPN") and c.lower_ not in ARCHAIC_PRONOUNS), None)
 
 
 def has_subject(tok: Token) -> bool:
     """``tok`` has a subject of its own (a gapped clause: "and her manner agitated")."""
-    return any(c.dep_ in SUBJECT_DEPS for c in tok.children)
+    return own_subject(tok) is not None
 
 
 def subject_on(tok: Token, aux_deps: tuple[str, ...]) -> Token | None:

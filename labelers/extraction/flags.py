@@ -1,5 +1,6 @@
 """Flags on an adjective and its noun: a denied noun ("no", "without"), a comparison with "than", an
-adverbial idiom, a governing preposition, a word of a proper name, and expletive "it"."""
+adverbial idiom, a governing preposition, a word of a proper name or of a compound word, an adjective that
+opens its noun phrase, and expletive "it"."""
 from __future__ import annotations
 
 from spacy.tokens import Doc, Span, Token
@@ -172,6 +173,25 @@ def _adverb_of_verb(adj: Token) -> bool:
     return verb.lemma_ not in PREDICATE_VERBS and attach(adj).target < 0
 
 
+OPENING_TAGS = frozenset({"DT", "PDT", "PRP$", "POS", "WP$", "CD"})
+"""Tags of the words that open a noun phrase before its adjectives (determiners, possessives, numbers)."""
+
+
+def opens_phrase(adj: Token, att: Attachment) -> bool:
+    """The attributive adjective opens the phrase of its noun: no determiner, possessive, number or other
+    modifier before it, nor such a word that the parser hung elsewhere just before it ("little hope", "with
+    very little intermission"; not "a little hope", "her little boy", "poor little thing", "my juicy little
+    pear")."""
+    if att.relation != "amod" or att.target < 0:
+        return False
+    doc, start = adj.doc, adj.left_edge.i
+    if any(t.tag_ not in ("RB", "WRB") for t in doc[start:adj.i]):  # its degree adverbs only: "how little"
+        return False
+    if start > 0 and doc[start - 1].tag_ in OPENING_TAGS:
+        return False
+    return not any(c.i < start for c in doc[att.target].children)
+
+
 def prep_of(adj: Token) -> str:
     """The first preposition governed by the adjective ('to' in "similar to"), '' if none."""
     return next((c.lower_ for c in adj.children if c.dep_ == "prep" and c.lower_ != "than"), "")
@@ -194,6 +214,18 @@ def in_name(adj: Token, name_ents: dict[int, Span]) -> bool:
     head = adj.head
     return head.pos_ == "PROPN" or (head.is_title and head.i > adj.i and head.pos_ == "NOUN"
                                     and adj.lower_ not in EPITHETS and attribute_type(adj.lower_) != "origin")
+
+
+def in_compound_word(adj: Token) -> bool:
+    """The adjective is the first part of a hyphenated compound noun that heads its phrase ("good-humour",
+    "ill-health", "a great-coat", "small-pox"): one word, which names no property of its noun; not a compound
+    modifier of a later noun ("low-cost labour", where "low" describes the labour)."""
+    doc, i = adj.doc, adj.i
+    if i + 2 >= len(doc) or doc[i + 1].text != "-" or adj.whitespace_ or doc[i + 1].whitespace_:
+        return False
+    noun = doc[i + 2]
+    modifies_later = noun.dep_ in ("compound", "nmod", "amod", "npadvmod") and noun.head.i > noun.i
+    return noun.pos_ in ("NOUN", "PROPN") and adj.head.i == noun.i and not modifies_later
 
 
 def _epithet(adj: Token) -> bool:

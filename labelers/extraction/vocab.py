@@ -77,3 +77,6 @@ QUOTE_TAGS = frozenset({"``", "''"})
 """The tagger's tags for an opening and a closing quotation mark. They tell a single quote ("'Very true,'
 said Frank", as British editions print dialogue) from an apostrophe, which is tagged POS or part of a
 word ("boys'", "isn't")."""
+ARCHAIC_PRONOUNS = frozenset({"thou", "thee", "thy", "thine", "ye"})
+"""Pronouns of older English that the tagger sometimes reads as adjectives ("Thou shalt see", "dost thou
+sign") or as nouns ("thou makest"); never an attribute, nor a subject the parser made a compound."""

@@ -13,8 +13,13 @@ TOKENS = pd.DataFrame({"doc_id": "d", "i": range(5), "pos": ["DET", "ADJ", "NOUN
                        "dep": ["det", "amod", "nsubj", "ROOT", "acomp"], "lemma": ["the", "red", "ball", "be", "big"]})
 
 
+GUARD_FLAGS = ("in_compound", "opens_phrase", "ent_person")
+"""Flags that the guard rule (``blocked``) reads and that are no end-model feature columns."""
+
+
 def candidate(ent_i: int, attr_i: int, relation: str) -> dict:
     cand = {c: "" for c in endmodel.PAIR_COLUMNS} | {c: False for c in endmodel.FLAG_COLUMNS}
+    cand |= {c: False for c in GUARD_FLAGS}
     return cand | {"doc_id": "d", "ent_i": ent_i, "attr_i": attr_i, "relation": relation, "distance": abs(ent_i - attr_i),
                    "nouns_between": 0, "quotes_between": 0, "ent_lemma": "ball", "ent_lower": "ball", "attr_lemma": "red",
                    "attr_conj_lemmas": ""}
@@ -85,7 +90,7 @@ def mixed_shard(seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
             cands.append({"doc_id": f"p{doc}", "ent_i": ent_i, "attr_i": attr_i, "distance": abs(ent_i - attr_i),
                           "nouns_between": int(rng.integers(0, 6)), "quotes_between": int(rng.integers(0, 2))}
                          | {c: rng.choice(["a", "b", ""]) for c in endmodel.PAIR_COLUMNS}
-                         | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS}
+                         | {c: bool(rng.integers(0, 2)) for c in endmodel.FLAG_COLUMNS + list(GUARD_FLAGS)}
                          | {"ent_lower": "deal", "ent_lemma": "deal", "attr_lemma": rng.choice(["great", "red", "19th"]),
                             "attr_conj_lemmas": ""})
     tokens = pd.concat(tokens, ignore_index=True).sample(frac=1, random_state=seed)

@@ -35,7 +35,7 @@ def test_columns_and_types(parser):
                     "antecedent_i", "attr_target_i", "distance", "nouns_between", "quotes_between"):
             assert type(r[col]) is int, col
         for col in ("ent_person", "negated", "non_asserted", "than_follows", "in_name", "expletive_it", "nearest_mention",
-                    "same_clause", "attr_before", "neg_det"):
+                    "same_clause", "attr_before", "neg_det", "opens_phrase"):
             assert type(r[col]) is bool, col
         for col in ("cand_id", "doc_id", "ent_text", "attr_lemma", "relation", "dep_path", "prep", "sent_text"):
             assert type(r[col]) is str, col
@@ -330,6 +330,9 @@ def test_name_head_and_appositive_list(parser):
     ("Will not you engage to attend with your eyes steadily fixed on him the whole time?", "eyes", "fixed", "oprd"),
     ("Her spirits were soon restored, and her manner greatly agitated.", "manner", "agitated", "oprd"),  # gapped
     ("The room was quiet, and her manner greatly agitated.", "manner", "agitated", "predicative"),
+    # a subject the parser made a compound of the predicate after it: a gapped or a small clause
+    ("The night was dark, the road narrow.", "road", "narrow", "predicative"),
+    ("Anne had never found an evening shorter.", "evening", "shorter", "oprd"),
     # a passive conjunct with no subject of its own takes the subject of the verb it is conjoined with
     ("He talked to her more, and, from all that she said, was convinced of her having an affectionate heart.",
      "He", "convinced", "predicative"),
@@ -424,6 +427,10 @@ def test_flags(parser):
     assert parser.pair("It was necessary to go.", "It", "necessary").expletive_it
     assert not parser.pair("It was cold.", "It", "cold").expletive_it
     assert parser.pair("There was no great beauty in her.", "beauty", "great").neg_det
+    assert parser.pair("He had little hope of it.", "hope", "little").opens_phrase
+    for text, noun in [("He had a little hope of it.", "hope"), ("Her little boy was ill.", "boy"),
+                       ("The poor little thing cried.", "thing"), ("The boy was little.", "boy")]:
+        assert not parser.pair(text, noun, "little").opens_phrase, text
 
 
 def ids(parser, text):

@@ -124,6 +124,10 @@ def test_determiner_attributive(parser):
         ("Then by a little curiosity she satisfied herself.", "curiosity", "little", NOT_BOUND),
         ("They danced in a little room.", "room", "little", ABSTAIN),
         ("All the little variations of the last week were gone through.", "variations", "little", ABSTAIN),
+        ("She had certainly little cause to love the state.", "cause", "little", NOT_BOUND),  # opens the phrase
+        ("There was little time for conversation.", "time", "little", NOT_BOUND),
+        ("Her little boy was ill.", "boy", "little", ABSTAIN),
+        ("Poor little Emma was tired.", "Emma", "little", ABSTAIN),
         ("Recent increases in taxes hurt trade.", "increases", "Recent", NOT_BOUND),  # temporal
         ("The change was recent.", "change", "recent", ABSTAIN),
         ("She got up at her usual time.", "time", "usual", NOT_BOUND),
@@ -142,6 +146,16 @@ def test_in_name(parser):
         ("He hinted that we could not do better than try pot-luck at the Try Pots.", "Pots", "Try", NOT_BOUND),
         ("Large whales were seen.", "whales", "Large", ABSTAIN),  # capitalised as a sentence's first word
     ])
+
+
+def test_compound_word(parser):
+    check_votes(parser, names.lf_compound_word, [
+        ("Her good-nature had honourable mention.", "nature", "good", NOT_BOUND),
+        ("He wore a great-coat.", "coat", "great", NOT_BOUND),
+        ("They rely on low-cost labour.", "labour", "low", ABSTAIN),  # a compound modifier of a later noun
+        ("Her good nature was known.", "nature", "good", ABSTAIN),
+    ])
+    assert syntax.lf_attributive(parser.pair("He wore a great-coat.", "coat", "great")) == ABSTAIN  # guarded
 
 
 def test_guarded_rules_silence_the_structural_lfs(parser):
