@@ -61,7 +61,8 @@ def _direct_attachment(adj: Token) -> Attachment:
             return Attachment(noun_head(described).i, relation, relation, -1, adj.i)
         return Attachment(noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head.i != adj.i and not _possessor_between(adj, head) \
-            and not _dash_between(adj, head) and (head.pos_ in ("NOUN", "PROPN", "PRON") or pronoun_noun_phrase(head)):
+            and not _dash_between(adj, head) and (head.pos_ in ("NOUN", "PROPN", "PRON") or pronoun_noun_phrase(head)
+                                                  or mention_kind(head) == "noun"):  # "great unkindness"/JJ
         target = noun_head(_hyphen_compound_head(adj, head))
         relation = "amod"
         if adj.i > head.i and comma_between(head, adj):

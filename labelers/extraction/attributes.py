@@ -103,7 +103,7 @@ def mention_kind(tok: Token) -> str | None:
         return "pron"
     if tok.pos_ in ("ADJ", "ADV", "X") and tok.dep_ in NOUN_ROLE_DEPS and tok.lower_ in load_noun_forms() \
             and tok.lower_ not in ARCHAIC_PRONOUNS:
-        return "noun"  # a noun-only word the tagger misread in a noun's role: "three distinct strata compose it"
+        return "noun"  # a noun-only word the tagger misread in a noun's role: "she experienced great unkindness"
     if pronoun_noun_phrase(tok):
         return "noun"
     return None

@@ -358,6 +358,11 @@ def test_a_bare_been_conjunct_takes_no_subject_across_the_conjunction(parser):
                 if r.attr_text == "obliged" and r.attr_target_i == r.ent_i]
 
 
+def test_a_noun_only_word_the_tagger_reads_as_an_adjective_is_a_mention(parser):
+    row = parser.pair("She experienced great unkindness.", "unkindness", "great")  # unkindness/JJ, a dobj
+    assert (row.relation, row.ent_kind) == ("amod", "noun")
+
+
 def test_proper_adjectives_are_attributes_not_mentions(parser):
     row = parser.pair("The Thai baht has remained stable.", "baht", "Thai")  # a nationality compound
     assert row.relation == "amod" and not row.in_name
