@@ -85,9 +85,10 @@ def fits(data: dict, gold_X: sparse.csr_matrix, gold_L: np.ndarray, gold_y: np.n
         labels = np.r_[p_lm[voted], gold_y[repeat]]
         out[f"weak + gold x{weight}"] = endmodel.predict(endmodel.fit(rows, labels, config), X)
     out["gold only"] = endmodel.predict(endmodel.fit(gold_X, gold_y, config), X)
+    gold_votes, votes = vote_indicators(gold_L), vote_indicators(L)
     for C in VOTE_C:
-        vote = LogisticRegression(C=C, max_iter=1000).fit(vote_indicators(gold_L), gold_y)
-        out[f"gold-weighted vote, C {C}"] = vote.predict_proba(vote_indicators(L))[:, 1]
+        vote = LogisticRegression(C=C, max_iter=1000).fit(gold_votes, gold_y)
+        out[f"gold-weighted vote, C {C}"] = vote.predict_proba(votes)[:, 1]
     return out
 
 

@@ -6,7 +6,7 @@ from spacy.tokens import Doc, Token
 
 from labelers.extraction.attributes import (absolute_with, copula_predicate, is_attribute, mention_kind,
                                             misread_initial_adjective, misread_prenominal_participle, mistagged_stacked,
-                                            passive_subject, predicate_well, pronoun_noun_phrase, rank_predicate,
+                                            passive_subject, predicate_well, rank_predicate,
                                             set_off_state, stacked_on)
 from labelers.extraction.clauses import (Attachment, comma_between, find_subject, graded_adverb, has_subject,
                                          infinitive_to, inverted_predicate, noun_head, object_predicate,
@@ -22,14 +22,19 @@ EPITHET_HEAD_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "pobj", "npadvmod"}
 NO_ATTACHMENT = Attachment(-1, "none", "none", -1, -1)
 
 
-def _hyphen_compound_head(adj: Token, noun: Token) -> Token:
+def hyphen_glued(adj: Token, noun: Token) -> bool:
+    """``adj`` and ``noun`` are one hyphenated word ("low-cost", "good-humour"): a hyphen between them and
+    no space on either side."""
+    doc = adj.doc
+    return (noun.i == adj.i + 2 and doc[adj.i + 1].text == "-" and not adj.whitespace_
+            and not doc[adj.i + 1].whitespace_)
+
+
+def hyphen_compound_head(adj: Token, noun: Token) -> Token:
     """The noun that a hyphenated compound modifier describes: "low-cost labour" -> labour (spaCy parses
     "low" as a modifier of "cost"); ``noun`` itself when adj-noun is no such compound."""
-    doc = adj.doc
-    glued = (noun.i == adj.i + 2 and doc[adj.i + 1].text == "-" and not adj.whitespace_
-             and not doc[adj.i + 1].whitespace_)
-    if glued and noun.dep_ in ("nmod", "amod", "compound") and noun.head.pos_ in ("NOUN", "PROPN") \
-            and noun.head.i > noun.i:
+    if hyphen_glued(adj, noun) and noun.dep_ in ("nmod", "amod", "compound") \
+            and noun.head.pos_ in ("NOUN", "PROPN") and noun.head.i > noun.i:
         return noun.head
     return noun
 
@@ -61,9 +66,9 @@ def _direct_attachment(adj: Token) -> Attachment:
             return Attachment(noun_head(described).i, relation, relation, -1, adj.i)
         return Attachment(noun_head(described).i, "depictive", "depictive", adj.head.i, adj.i)
     if dep in ("amod", "compound", "nmod") and head.i != adj.i and not _possessor_between(adj, head) \
-            and not _dash_between(adj, head) and (head.pos_ in ("NOUN", "PROPN", "PRON") or pronoun_noun_phrase(head)
-                                                  or mention_kind(head) == "noun"):  # "great unkindness"/JJ
-        target = noun_head(_hyphen_compound_head(adj, head))
+            and not _dash_between(adj, head) \
+            and (head.pos_ in ("NOUN", "PROPN", "PRON") or mention_kind(head) == "noun"):  # "great unkindness"/JJ
+        target = noun_head(hyphen_compound_head(adj, head))
         relation = "amod"
         if adj.i > head.i and comma_between(head, adj):
             relation = "appos"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span, Token
 
-from labelers.extraction.attachment import attach
+from labelers.extraction.attachment import attach, hyphen_glued
 from labelers.extraction.attributes import is_proper_adjective
 from labelers.extraction.clauses import Attachment
 from labelers.extraction.vocab import (CLAUSE_END_MARKS, COPULA, EPITHETS, OBJECT_PREDICATE_VERBS, PREDICATE_VERBS,
@@ -220,12 +220,9 @@ def in_compound_word(adj: Token) -> bool:
     """The adjective is the first part of a hyphenated compound noun that heads its phrase ("good-humour",
     "ill-health", "a great-coat", "small-pox"): one word, which names no property of its noun; not a compound
     modifier of a later noun ("low-cost labour", where "low" describes the labour)."""
-    doc, i = adj.doc, adj.i
-    if i + 2 >= len(doc) or doc[i + 1].text != "-" or adj.whitespace_ or doc[i + 1].whitespace_:
-        return False
-    noun = doc[i + 2]
+    noun = adj.head
     modifies_later = noun.dep_ in ("compound", "nmod", "amod", "npadvmod") and noun.head.i > noun.i
-    return noun.pos_ in ("NOUN", "PROPN") and adj.head.i == noun.i and not modifies_later
+    return noun.pos_ in ("NOUN", "PROPN") and hyphen_glued(adj, noun) and not modifies_later
 
 
 def _epithet(adj: Token) -> bool:
